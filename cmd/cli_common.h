@@ -1,0 +1,34 @@
+// What every hfile-* tool shares: exit codes, Status to exit code, error printing.
+//
+// Exit codes (documented in every man page):
+//   0  success; for verify: every file clean
+//   1  usage error (bad flags or arguments)
+//   2  corruption found (a file is damaged or violates the format)
+//   3  unreadable (I/O error, missing file, not an HFile, unsupported feature)
+#ifndef HFILE_CMD_CLI_COMMON_H_
+#define HFILE_CMD_CLI_COMMON_H_
+
+#include <iosfwd>
+#include <string>
+
+#include "hfile/status.h"
+
+namespace hfile::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitUsage = 1;
+inline constexpr int kExitCorrupt = 2;
+inline constexpr int kExitUnreadable = 3;
+
+// The exit code a tool returns for `s`.
+int ExitCodeFor(const Status& s);
+// The worse of two exit codes (corruption outranks unreadable outranks usage? no: see .cc).
+int WorseExitCode(int a, int b);
+// Prints "<tool>: <status>" on err.
+void PrintError(std::ostream& err, const std::string& tool, const Status& s);
+// True iff stderr is a terminal (progress output goes there only then).
+bool StderrIsTerminal();
+
+}  // namespace hfile::cli
+
+#endif  // HFILE_CMD_CLI_COMMON_H_

@@ -1,0 +1,88 @@
+// Cells (HBase KeyValues) as views, their serialized key, and HBase's cell orders.
+//
+// Serialized KeyValue key (what the block index, LASTKEY and the blooms store):
+//
+//   +---------+-----+------+--------+-----------+-------------+------+
+//   | rowlen  | row |famlen| family | qualifier | timestamp   | type |
+//   | int16BE |     | u8   |        |           | int64 BE    | u8   |
+//   +---------+-----+------+--------+-----------+-------------+------+
+//   qualifier length = key length - (2 + rowlen + 1 + famlen + 8 + 1)
+#ifndef HFILE_CELL_H_
+#define HFILE_CELL_H_
+
+#include <cstdint>
+#include <string>
+
+#include "hfile/slice.h"
+#include "hfile/types.h"
+
+namespace hfile {
+
+// KeyValue.Type codes.
+enum class KeyType : uint8_t {
+  kMinimum = 0,
+  kPut = 4,
+  kDelete = 8,
+  kDeleteFamilyVersion = 10,
+  kDeleteColumn = 12,
+  kDeleteFamily = 14,
+  kMaximum = 255,
+};
+// "Put", "Delete", "DeleteColumn", ... as HBase prints them; "Unknown(N)" otherwise.
+std::string KeyTypeName(uint8_t type);
+bool IsDeleteType(uint8_t type);
+
+inline constexpr size_t kKeyInfrastructureSize = 12;  // rowlen(2) famlen(1) ts(8) type(1)
+inline constexpr int64_t kLatestTimestamp = INT64_MAX;
+
+// True iff `key` is a well-formed serialized KeyValue key (lengths consistent).
+bool IsValidKey(const Slice& key);
+
+// Field accessors over a serialized key. REQUIRES: IsValidKey(key).
+inline uint16_t KeyRowLength(const Slice& key) {
+  return static_cast<uint16_t>((key.byte(0) << 8) | key.byte(1));
+}
+inline Slice KeyRow(const Slice& key) { return Slice(key.data() + 2, KeyRowLength(key)); }
+inline Slice KeyFamily(const Slice& key) {
+  size_t off = 2 + KeyRowLength(key);
+  return Slice(key.data() + off + 1, key.byte(off));
+}
+inline Slice KeyQualifier(const Slice& key) {
+  size_t off = 2 + KeyRowLength(key);
+  size_t fam = key.byte(off);
+  size_t start = off + 1 + fam;
+  return Slice(key.data() + start, key.size() - start - 9);
+}
+int64_t KeyTimestamp(const Slice& key);
+inline uint8_t KeyTypeByte(const Slice& key) { return key.byte(key.size() - 1); }
+
+// Appends a serialized key.
+void AppendKey(std::string* dst, const Slice& row, const Slice& family, const Slice& qualifier,
+               int64_t timestamp, uint8_t type);
+
+// One cell, as views. Who produced it says how long the bytes stay valid (for an iterator: until
+// it moves). An empty `tags` means no tags.
+struct Cell {
+  Slice key;    // serialized key (above)
+  Slice value;
+  Slice tags;   // concatenated tags: u16 BE length, u8 type, value
+  uint64_t sequence_id = 0;  // MVCC / memstoreTS; 0 when the file stores none
+
+  Slice row() const { return KeyRow(key); }
+  Slice family() const { return KeyFamily(key); }
+  Slice qualifier() const { return KeyQualifier(key); }
+  int64_t timestamp() const { return KeyTimestamp(key); }
+  uint8_t type() const { return KeyTypeByte(key); }
+};
+
+// Orders serialized keys as HBase's comparator of kind `kind` does (fields 1-6 of the cell
+// order: row, family, qualifier, timestamp descending, type descending; the meta comparator
+// splits rows at commas). kRawBytes compares the whole key as bytes. REQUIRES: valid keys,
+// except for kRawBytes.
+int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b);
+// Row order only.
+int CompareRows(ComparatorKind kind, const Slice& a, const Slice& b);
+
+}  // namespace hfile
+
+#endif  // HFILE_CELL_H_

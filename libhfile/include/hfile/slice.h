@@ -1,0 +1,86 @@
+// Slice: a non-owning view of bytes, ordered as HBase's Bytes.compareTo (unsigned memcmp).
+//
+// The referenced bytes must outlive the Slice. Slices are cheap to copy.
+#ifndef HFILE_SLICE_H_
+#define HFILE_SLICE_H_
+
+#include <cassert>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace hfile {
+
+class Slice {
+ public:
+  constexpr Slice() : data_(""), size_(0) {}
+  constexpr Slice(const char* d, size_t n) : data_(d), size_(n) {}
+  Slice(const std::string& s) : data_(s.data()), size_(s.size()) {}  // NOLINT
+  constexpr Slice(std::string_view s) : data_(s.data()), size_(s.size()) {}  // NOLINT
+  Slice(const char* s) : data_(s), size_(std::strlen(s)) {}  // NOLINT
+
+  const char* data() const { return data_; }
+  const unsigned char* udata() const { return reinterpret_cast<const unsigned char*>(data_); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const char* begin() const { return data_; }
+  const char* end() const { return data_ + size_; }
+
+  // REQUIRES: n < size()
+  char operator[](size_t n) const {
+    assert(n < size_);
+    return data_[n];
+  }
+  unsigned char byte(size_t n) const { return udata()[n]; }
+
+  // REQUIRES: n <= size()
+  void remove_prefix(size_t n) {
+    assert(n <= size_);
+    data_ += n;
+    size_ -= n;
+  }
+  void remove_suffix(size_t n) {
+    assert(n <= size_);
+    size_ -= n;
+  }
+  // REQUIRES: pos + n <= size()
+  Slice sub(size_t pos, size_t n) const {
+    assert(pos + n <= size_);
+    return Slice(data_ + pos, n);
+  }
+  Slice sub(size_t pos) const { return sub(pos, size_ - pos); }
+
+  std::string ToString() const { return std::string(data_, size_); }
+  std::string_view view() const { return std::string_view(data_, size_); }
+  operator std::string_view() const { return view(); }  // NOLINT
+
+  // <0, 0, >0 in unsigned lexicographic order; a proper prefix sorts first.
+  int compare(const Slice& b) const;
+  bool starts_with(const Slice& x) const {
+    return size_ >= x.size_ && std::memcmp(data_, x.data_, x.size_) == 0;
+  }
+
+ private:
+  const char* data_;
+  size_t size_;
+};
+
+inline bool operator==(const Slice& a, const Slice& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+}
+inline bool operator!=(const Slice& a, const Slice& b) { return !(a == b); }
+
+inline int Slice::compare(const Slice& b) const {
+  const size_t min_len = size_ < b.size_ ? size_ : b.size_;
+  int r = min_len == 0 ? 0 : std::memcmp(data_, b.data_, min_len);
+  if (r == 0) {
+    if (size_ < b.size_) r = -1;
+    else if (size_ > b.size_) r = +1;
+  }
+  return r;
+}
+
+}  // namespace hfile
+
+#endif  // HFILE_SLICE_H_

@@ -1,0 +1,178 @@
+#include "coding.h"
+
+namespace hfile {
+
+void PutFixed16BE(std::string* dst, uint16_t v) {
+  char buf[2];
+  EncodeFixed16BE(buf, v);
+  dst->append(buf, 2);
+}
+void PutFixed32BE(std::string* dst, uint32_t v) {
+  char buf[4];
+  EncodeFixed32BE(buf, v);
+  dst->append(buf, 4);
+}
+void PutFixed64BE(std::string* dst, uint64_t v) {
+  char buf[8];
+  EncodeFixed64BE(buf, v);
+  dst->append(buf, 8);
+}
+
+bool GetFixed8(Slice* in, uint8_t* v) {
+  if (in->size() < 1) return false;
+  *v = in->byte(0);
+  in->remove_prefix(1);
+  return true;
+}
+bool GetFixed16BE(Slice* in, uint16_t* v) {
+  if (in->size() < 2) return false;
+  *v = DecodeFixed16BE(in->data());
+  in->remove_prefix(2);
+  return true;
+}
+bool GetFixed32BE(Slice* in, uint32_t* v) {
+  if (in->size() < 4) return false;
+  *v = DecodeFixed32BE(in->data());
+  in->remove_prefix(4);
+  return true;
+}
+bool GetFixed64BE(Slice* in, uint64_t* v) {
+  if (in->size() < 8) return false;
+  *v = DecodeFixed64BE(in->data());
+  in->remove_prefix(8);
+  return true;
+}
+
+void PutVLong(std::string* dst, int64_t v) {
+  if (v >= -112 && v <= 127) {
+    dst->push_back(static_cast<char>(v));
+    return;
+  }
+  int len = -112;
+  uint64_t u = static_cast<uint64_t>(v);
+  if (v < 0) {
+    u = ~u;
+    len = -120;
+  }
+  int n = 0;
+  for (uint64_t t = u; t != 0; t >>= 8) ++n;
+  dst->push_back(static_cast<char>(len - n));
+  for (int i = n - 1; i >= 0; --i) dst->push_back(static_cast<char>(u >> (8 * i)));
+}
+
+int VLongSize(int64_t v) {
+  if (v >= -112 && v <= 127) return 1;
+  uint64_t u = v < 0 ? ~static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  int n = 0;
+  for (; u != 0; u >>= 8) ++n;
+  return 1 + n;
+}
+
+const char* DecodeVLong(const char* p, const char* limit, int64_t* v) {
+  if (p >= limit) return nullptr;
+  int8_t first = static_cast<int8_t>(*p++);
+  if (first >= -112) {
+    *v = first;
+    return p;
+  }
+  const bool negative = first < -120;
+  const int n = negative ? (-120 - first) : (-112 - first);
+  if (limit - p < n) return nullptr;
+  uint64_t u = 0;
+  for (int i = 0; i < n; ++i) u = (u << 8) | static_cast<unsigned char>(p[i]);
+  *v = static_cast<int64_t>(negative ? ~u : u);
+  return p + n;
+}
+
+bool GetVLong(Slice* in, int64_t* v) {
+  const char* p = DecodeVLong(in->data(), in->end(), v);
+  if (p == nullptr) return false;
+  in->remove_prefix(p - in->data());
+  return true;
+}
+
+bool GetVInt(Slice* in, int32_t* v) {
+  int64_t l;
+  if (!GetVLong(in, &l) || l < INT32_MIN || l > INT32_MAX) return false;
+  *v = static_cast<int32_t>(l);
+  return true;
+}
+
+void PutByteArray(std::string* dst, const Slice& bytes) {
+  PutVLong(dst, static_cast<int64_t>(bytes.size()));
+  dst->append(bytes.data(), bytes.size());
+}
+
+bool GetByteArray(Slice* in, Slice* bytes) {
+  int32_t len;
+  if (!GetVInt(in, &len) || len < 0 || static_cast<size_t>(len) > in->size()) return false;
+  *bytes = Slice(in->data(), static_cast<size_t>(len));
+  in->remove_prefix(static_cast<size_t>(len));
+  return true;
+}
+
+void PutCompressedInt(std::string* dst, uint32_t v) {
+  while (v >= 0x80) {
+    dst->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  dst->push_back(static_cast<char>(v));
+}
+
+bool GetCompressedInt(Slice* in, uint32_t* v) {
+  uint32_t result = 0;
+  for (int shift = 0, i = 0; shift <= 28 && static_cast<size_t>(i) < in->size(); shift += 7, ++i) {
+    uint32_t b = in->byte(i);
+    result |= (b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *v = result;
+      in->remove_prefix(i + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+void PutVarint32(std::string* dst, uint32_t v) { PutVarint64(dst, v); }
+
+void PutVarint64(std::string* dst, uint64_t v) {
+  while (v >= 0x80) {
+    dst->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    v >>= 7;
+  }
+  dst->push_back(static_cast<char>(v));
+}
+
+int Varint64Size(uint64_t v) {
+  int n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+bool GetVarint64(Slice* in, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0, i = 0; shift <= 63 && static_cast<size_t>(i) < in->size(); shift += 7, ++i) {
+    uint64_t b = in->byte(i);
+    result |= (b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *v = result;
+      in->remove_prefix(i + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool GetVarint32(Slice* in, uint32_t* v) {
+  Slice copy = *in;
+  uint64_t l;
+  if (!GetVarint64(&copy, &l) || l > UINT32_MAX) return false;
+  *v = static_cast<uint32_t>(l);
+  *in = copy;
+  return true;
+}
+
+}  // namespace hfile

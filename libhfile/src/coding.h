@@ -1,0 +1,81 @@
+// Byte coding helpers: big-endian fixed widths (Java DataOutput), Hadoop VInt/VLong
+// (WritableUtils), HBase "compressed int" (unsigned LEB128) and protobuf varints.
+//
+// Put* append to a std::string. Get* parse from the front of a Slice and advance it; they return
+// false, leaving the value unspecified, if the input is too short or malformed, and never read
+// past the end. Encode*/Decode* work on raw pointers and do no bounds checking.
+#ifndef HFILE_SRC_CODING_H_
+#define HFILE_SRC_CODING_H_
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "hfile/slice.h"
+
+namespace hfile {
+
+inline void EncodeFixed16BE(char* dst, uint16_t v) {
+  dst[0] = static_cast<char>(v >> 8);
+  dst[1] = static_cast<char>(v);
+}
+inline void EncodeFixed32BE(char* dst, uint32_t v) {
+  v = __builtin_bswap32(v);
+  std::memcpy(dst, &v, 4);
+}
+inline void EncodeFixed64BE(char* dst, uint64_t v) {
+  v = __builtin_bswap64(v);
+  std::memcpy(dst, &v, 8);
+}
+inline uint16_t DecodeFixed16BE(const char* p) {
+  const auto* u = reinterpret_cast<const unsigned char*>(p);
+  return static_cast<uint16_t>((u[0] << 8) | u[1]);
+}
+inline uint32_t DecodeFixed32BE(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return __builtin_bswap32(v);
+}
+inline uint64_t DecodeFixed64BE(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
+
+inline void PutFixed8(std::string* dst, uint8_t v) { dst->push_back(static_cast<char>(v)); }
+void PutFixed16BE(std::string* dst, uint16_t v);
+void PutFixed32BE(std::string* dst, uint32_t v);
+void PutFixed64BE(std::string* dst, uint64_t v);
+
+bool GetFixed8(Slice* in, uint8_t* v);
+bool GetFixed16BE(Slice* in, uint16_t* v);
+bool GetFixed32BE(Slice* in, uint32_t* v);
+bool GetFixed64BE(Slice* in, uint64_t* v);
+
+// Hadoop WritableUtils.writeVLong / writeVInt (the same encoding).
+void PutVLong(std::string* dst, int64_t v);
+int VLongSize(int64_t v);
+bool GetVLong(Slice* in, int64_t* v);
+// Parses a VInt; fails if the value does not fit in int32.
+bool GetVInt(Slice* in, int32_t* v);
+// Decodes a VLong at p (at most limit - p bytes). Returns the byte after it, or nullptr.
+const char* DecodeVLong(const char* p, const char* limit, int64_t* v);
+
+// Bytes.writeByteArray: VInt length + bytes. GetByteArray returns a view into the input.
+void PutByteArray(std::string* dst, const Slice& bytes);
+bool GetByteArray(Slice* in, Slice* bytes);
+
+// ByteBufferUtils.putCompressedInt: 7 bits per byte, least significant group first.
+void PutCompressedInt(std::string* dst, uint32_t v);
+bool GetCompressedInt(Slice* in, uint32_t* v);
+
+// Protobuf base-128 varints.
+void PutVarint32(std::string* dst, uint32_t v);
+void PutVarint64(std::string* dst, uint64_t v);
+int Varint64Size(uint64_t v);
+bool GetVarint32(Slice* in, uint32_t* v);
+bool GetVarint64(Slice* in, uint64_t* v);
+
+}  // namespace hfile
+
+#endif  // HFILE_SRC_CODING_H_

@@ -1,0 +1,82 @@
+// Data block cell codecs: the cells of one uncompressed data block body, for every data block
+// encoding (NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1).
+//
+// A DATABLK* body is a run of plain KeyValues:
+//   int32 klen | int32 vlen | key | value | [u16 tagslen | tags] | [vlong memstoreTS]
+// A DATABLKE body starts with the int16 BE encoding id; what follows is per encoding
+// (data_block_*.cc hold the layouts).
+#ifndef HFILE_SRC_DATA_BLOCK_CODEC_H_
+#define HFILE_SRC_DATA_BLOCK_CODEC_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "hfile/cell.h"
+#include "hfile/slice.h"
+#include "hfile/status.h"
+#include "hfile/types.h"
+
+namespace hfile {
+
+// What every cell of a file carries, from its file info.
+struct CellFormat {
+  bool include_tags = false;     // hfile.MAX_TAGS_LEN present
+  bool tags_compressed = false;  // hfile.TAGS_COMPRESSED true (PREFIX/DIFF/FAST_DIFF only)
+  bool include_mvcc = false;     // KEY_VALUE_VERSION == 1
+};
+
+// Iterates the cells of one block body, in order. Cells it returns point into the body or into
+// buffers the decoder owns; they stay valid until the next call to Reset or Next.
+// Decoding is bounds-checked: malformed input ends the iteration with a Corruption status that
+// names the cell ordinal and byte offset within the body, never reads out of bounds, and never
+// allocates more than a small multiple of the body size.
+class DataBlockDecoder {
+ public:
+  virtual ~DataBlockDecoder() = default;
+
+  // Starts over on `body`: the whole uncompressed block body (for encoded blocks including the
+  // 2-byte id). The body must stay alive while the decoder uses it.
+  virtual Status Reset(const Slice& body) = 0;
+
+  // Decodes the next cell. Returns false at the end of the block or on error; then status()
+  // tells which.
+  virtual bool Next(Cell* cell) = 0;
+
+  virtual const Status& status() const = 0;
+};
+
+// The decoder for blocks of `encoding` (kNone for DATABLK* blocks). NotSupported for PREFIX_TREE.
+Result<std::unique_ptr<DataBlockDecoder>> NewDataBlockDecoder(DataBlockEncoding encoding,
+                                                              const CellFormat& format);
+
+// Builds the body of one data block from cells added in order.
+class DataBlockEncoder {
+ public:
+  virtual ~DataBlockEncoder() = default;
+
+  // Starts a new, empty block.
+  virtual void Reset() = 0;
+  // Appends a cell. REQUIRES: cells arrive in file order; cell.key is valid.
+  virtual void Add(const Cell& cell) = 0;
+  // Bytes the cells added since Reset would take unencoded (klen+vlen+8 [+2+tags] [+vlong]):
+  // what HBase compares with the block size to close a block.
+  virtual size_t UnencodedSize() const = 0;
+  // Bytes the encoded body would take now (approximately, for the encoded size limit).
+  virtual size_t EncodedSize() const = 0;
+  virtual size_t cell_count() const = 0;
+  // Appends the finished body (for encoded blocks starting with the 2-byte id) to *body.
+  virtual void Finish(std::string* body) = 0;
+};
+
+std::unique_ptr<DataBlockEncoder> NewDataBlockEncoder(DataBlockEncoding encoding,
+                                                      const CellFormat& format);
+
+// Appends one cell in the plain KeyValue layout above (DATABLK* and ROW_INDEX_V1 cells).
+void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format);
+// Size AppendKeyValue would append.
+size_t KeyValueSize(const Cell& cell, const CellFormat& format);
+
+}  // namespace hfile
+
+#endif  // HFILE_SRC_DATA_BLOCK_CODEC_H_

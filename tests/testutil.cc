@@ -1,0 +1,59 @@
+#include "testutil.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace hfile::test {
+
+std::string RealDataDir() {
+  std::string d = std::string(HFILE_SHARED_DIR) + "/testdata/real";
+  return fs::is_directory(d) ? d : "";
+}
+
+std::string FuzzSeedDir() {
+  std::string d = std::string(HFILE_SHARED_DIR) + "/testdata/fuzz-seeds";
+  return fs::is_directory(d) ? d : "";
+}
+
+std::string ProjectTestDataDir() { return std::string(HFILE_SOURCE_DIR) + "/testdata"; }
+
+std::string NewTempDir(const std::string& name) {
+  fs::path p = fs::path(HFILE_BINARY_DIR) / "test-tmp" /
+               (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+std::string ReadFileOrDie(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) ADD_FAILURE() << "cannot read " << path;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void WriteFileOrDie(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(data.data(), static_cast<std::streamsize>(data.size()));
+  if (!out) ADD_FAILURE() << "cannot write " << path;
+}
+
+std::vector<std::string> ListFilesRecursive(const std::string& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace hfile::test

@@ -1,0 +1,34 @@
+// Helpers shared by the unit tests: where the real-file corpus is, temp dirs, file I/O.
+#ifndef HFILE_TESTS_TESTUTIL_H_
+#define HFILE_TESTS_TESTUTIL_H_
+
+#include <string>
+#include <vector>
+
+namespace hfile::test {
+
+// ../shared/testdata/real, or "" when ../shared is absent.
+std::string RealDataDir();
+// ../shared/testdata/fuzz-seeds, or "".
+std::string FuzzSeedDir();
+// The project's own testdata/ directory.
+std::string ProjectTestDataDir();
+// A fresh empty directory under the build tree, removed at process exit.
+std::string NewTempDir(const std::string& name);
+
+std::string ReadFileOrDie(const std::string& path);
+void WriteFileOrDie(const std::string& path, const std::string& data);
+// Regular files below `dir`, sorted.
+std::vector<std::string> ListFilesRecursive(const std::string& dir);
+
+}  // namespace hfile::test
+
+// Skips the current test, loudly, when the shared real-file corpus is not beside the project.
+#define HFILE_REQUIRE_REAL_DATA()                                                   \
+  do {                                                                              \
+    if (::hfile::test::RealDataDir().empty())                                       \
+      GTEST_SKIP() << "SKIPPED LOUDLY: ../shared/testdata/real is absent; real-file " \
+                      "compatibility was NOT tested";                               \
+  } while (0)
+
+#endif  // HFILE_TESTS_TESTUTIL_H_
