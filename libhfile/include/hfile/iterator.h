@@ -1,0 +1,31 @@
+// CellIterator: the one scan interface, for a data block, a whole file and a merge of files.
+#ifndef HFILE_ITERATOR_H_
+#define HFILE_ITERATOR_H_
+
+#include "hfile/cell.h"
+#include "hfile/slice.h"
+#include "hfile/status.h"
+
+namespace hfile {
+
+// Errors are sticky: on a read or decode error the iterator becomes invalid and status() says
+// why. Not thread-safe; use one iterator per thread.
+class CellIterator {
+ public:
+  virtual ~CellIterator() = default;
+
+  virtual bool Valid() const = 0;
+  virtual void SeekToFirst() = 0;
+  // Positions at the first cell whose key is >= `key` (a serialized KeyValue key, or raw bytes
+  // for raw-bytes files) in the source's order.
+  virtual void Seek(const Slice& key) = 0;
+  // REQUIRES: Valid()
+  virtual void Next() = 0;
+  // The current cell; its bytes stay valid until the iterator moves. REQUIRES: Valid()
+  virtual const Cell& cell() const = 0;
+  virtual Status status() const = 0;
+};
+
+}  // namespace hfile
+
+#endif  // HFILE_ITERATOR_H_

@@ -1,0 +1,88 @@
+// Reader: opens one HFile (v2, v3) and gives its metadata, cells, meta blocks and blooms.
+//
+// Memory is bounded by a few blocks whatever the file size: Open reads only the trailer and the
+// load-on-open section; iterators read one data block at a time.
+#ifndef HFILE_READER_H_
+#define HFILE_READER_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hfile/file_info.h"
+#include "hfile/iterator.h"
+#include "hfile/status.h"
+#include "hfile/trailer.h"
+#include "hfile/types.h"
+
+namespace hfile {
+
+struct ReaderOptions {
+  bool verify_checksums = true;
+  // Blocks whose body would exceed this are reported as corrupt instead of allocated.
+  uint64_t max_block_size = uint64_t{1} << 30;
+};
+
+class Reader {
+ public:
+  // Opens `path`. Errors name the path and, for format errors, the offset and block:
+  // NotFound / IOError (cannot read), Corruption (damaged), NotSupported (v1, encrypted, a codec
+  // or comparator this build lacks).
+  static Result<std::unique_ptr<Reader>> Open(const std::string& path,
+                                              const ReaderOptions& options = {});
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  const std::string& path() const;
+  uint64_t file_size() const;
+  const Trailer& trailer() const;
+  const FileInfo& file_info() const;
+  ComparatorKind comparator() const;
+  DataBlockEncoding data_block_encoding() const;
+  bool includes_tags() const;
+  bool tags_compressed() const;
+  bool includes_mvcc() const;
+  BloomType bloom_type() const;
+  bool has_delete_family_bloom() const;
+
+  // Root-index key 0 (what HBase calls the file's first key) and hfile.LASTKEY; nullopt for an
+  // empty file.
+  std::optional<std::string> first_key() const;
+  std::optional<std::string> last_key() const;
+  // The key HBase would split this file at (nullopt for an empty file).
+  Result<std::optional<std::string>> MidKey() const;
+
+  // A new iterator over the cells, in file order. The Reader must outlive it. Iterators are
+  // independent of each other and may be used from different threads.
+  std::unique_ptr<CellIterator> NewIterator() const;
+
+  // Meta blocks by name.
+  std::vector<std::string> MetaBlockNames() const;
+  // NotFound if there is no meta block of that name.
+  Result<std::string> ReadMetaBlock(const std::string& name) const;
+
+  // What the general bloom says of a row (ROW, ROWPREFIX_FIXED_LENGTH) or a row and column
+  // (ROWCOL): false only when the cell is certainly absent. True when the file has no bloom.
+  Result<bool> BloomMightContain(const Slice& row, const Slice& family = {},
+                                 const Slice& qualifier = {}) const;
+  // The delete-family bloom: false only when the row certainly has no DeleteFamily marker.
+  Result<bool> DeleteFamilyBloomMightContain(const Slice& row) const;
+
+  struct Rep;
+  const Rep& rep() const { return *rep_; }
+
+ private:
+  explicit Reader(std::unique_ptr<Rep> rep);
+  std::unique_ptr<Rep> rep_;
+};
+
+// The key that sorts before every cell of `row`: (row, "", "", LATEST_TIMESTAMP, Maximum).
+// Seek(FirstOnRowKey(row)) positions an iterator at the row's first cell.
+std::string FirstOnRowKey(const Slice& row);
+
+}  // namespace hfile
+
+#endif  // HFILE_READER_H_

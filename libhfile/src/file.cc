@@ -1,0 +1,135 @@
+#include "file.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace hfile {
+namespace {
+Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
+  if (err == ENOENT) return Status::NotFound(path, std::strerror(err));
+  return Status::IOError(fmt::format("{} {}", what, path), std::strerror(err));
+}
+constexpr size_t kWriteBufferSize = 1 << 20;
+}  // namespace
+
+Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("cannot open", path, errno);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    return ErrnoStatus("cannot stat", path, err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::IOError(path, "not a regular file");
+  }
+  return std::unique_ptr<RandomAccessFile>(
+      new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
+}
+
+RandomAccessFile::~RandomAccessFile() { ::close(fd_); }
+
+Status RandomAccessFile::Read(uint64_t offset, size_t n, char* dst) const {
+  if (offset > size_ || n > size_ - offset) {
+    return Status::Corruption(fmt::format("read of {} bytes at offset {} runs past the end of "
+                                          "the {}-byte file",
+                                          n, offset, size_));
+  }
+  size_t done = 0;
+  while (done < n) {
+    ssize_t r = ::pread(fd_, dst + done, n - done, static_cast<off_t>(offset + done));
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus(fmt::format("read at offset {} of", offset + done), path_, errno);
+    }
+    if (r == 0) {
+      return Status::Corruption(fmt::format("file ended at offset {} (truncated?)", offset + done));
+    }
+    done += static_cast<size_t>(r);
+  }
+  return Status::OK();
+}
+
+void RandomAccessFile::AdviseSequential() const {
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+Result<std::unique_ptr<WritableFile>> WritableFile::Create(const std::string& path) {
+  auto slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string tmp = fmt::format("{}/.{}.tmp-{}", dir, base, ::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("cannot create", tmp, errno);
+  return std::unique_ptr<WritableFile>(new WritableFile(path, tmp, fd));
+}
+
+WritableFile::~WritableFile() {
+  if (!done_) Abandon();
+}
+
+Status WritableFile::FlushBuffer() {
+  size_t done = 0;
+  while (done < buffer_.size()) {
+    ssize_t r = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      return ErrnoStatus("cannot write", tmp_path_, errno);
+    }
+    done += static_cast<size_t>(r);
+  }
+  buffer_.clear();
+  return Status::OK();
+}
+
+Status WritableFile::Append(const Slice& data) {
+  if (done_) return Status::InvalidArgument("append after commit");
+  size_ += data.size();
+  if (buffer_.size() + data.size() > kWriteBufferSize) {
+    HFILE_RETURN_IF_ERROR(FlushBuffer());
+    if (data.size() >= kWriteBufferSize) {
+      buffer_.assign(data.data(), data.size());
+      return FlushBuffer();
+    }
+  }
+  buffer_.append(data.data(), data.size());
+  return Status::OK();
+}
+
+Status WritableFile::Commit() {
+  HFILE_RETURN_IF_ERROR(FlushBuffer());
+  if (::fsync(fd_) != 0) return ErrnoStatus("cannot fsync", tmp_path_, errno);
+  if (::close(fd_) != 0) {
+    fd_ = -1;
+    return ErrnoStatus("cannot close", tmp_path_, errno);
+  }
+  fd_ = -1;
+  if (::rename(tmp_path_.c_str(), final_path_.c_str()) != 0) {
+    return ErrnoStatus("cannot rename to " + final_path_ + ":", tmp_path_, errno);
+  }
+  done_ = true;
+  auto slash = final_path_.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : final_path_.substr(0, slash);
+  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+  return Status::OK();
+}
+
+void WritableFile::Abandon() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(tmp_path_.c_str());
+  done_ = true;
+}
+
+}  // namespace hfile

@@ -1,0 +1,193 @@
+#include "hfile/file_info.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "coding.h"
+#include "hfile/cell.h"
+#include "hfile/escape.h"
+#include "hfile_format.pb.h"
+
+namespace hfile {
+namespace {
+constexpr char kPbufMagic[] = "PBUF";
+
+bool KeyLess(const FileInfo::Entry& e, const Slice& key) { return Slice(e.first).compare(key) < 0; }
+}  // namespace
+
+Status FileInfo::DecodeFrom(const Slice& body) {
+  entries_.clear();
+  Slice in = body;
+  if (in.starts_with(Slice(kPbufMagic, 4))) {
+    in.remove_prefix(4);
+    was_protobuf_ = true;
+    uint32_t len;
+    if (!GetVarint32(&in, &len) || len > in.size()) {
+      return Status::Corruption("file info protobuf length exceeds the block");
+    }
+    pb::FileInfoProto p;
+    if (!p.ParseFromArray(in.data(), static_cast<int>(len))) {
+      return Status::Corruption("file info protobuf does not parse");
+    }
+    for (const auto& e : p.map_entry()) Set(e.first(), e.second());
+    return Status::OK();
+  }
+  was_protobuf_ = false;
+  uint32_t count;
+  if (!GetFixed32BE(&in, &count) || count > in.size() / 3) {
+    return Status::Corruption("file info (Writable form) has a bad entry count");
+  }
+  for (uint32_t i = 0; i < count; ++i) {
+    Slice key, value;
+    uint8_t type;
+    if (!GetByteArray(&in, &key) || !GetFixed8(&in, &type) || !GetByteArray(&in, &value)) {
+      return Status::Corruption(fmt::format("file info (Writable form) entry {} is truncated", i));
+    }
+    Set(key, value);
+  }
+  return Status::OK();
+}
+
+void FileInfo::EncodeTo(std::string* dst) const {
+  pb::FileInfoProto p;
+  for (const auto& [k, v] : entries_) {
+    auto* e = p.add_map_entry();
+    e->set_first(k);
+    e->set_second(v);
+  }
+  std::string msg;
+  p.SerializeToString(&msg);
+  dst->append(kPbufMagic, 4);
+  PutVarint32(dst, static_cast<uint32_t>(msg.size()));
+  dst->append(msg);
+}
+
+void FileInfo::Set(const Slice& key, const Slice& value) {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), key, KeyLess);
+  if (it != entries_.end() && Slice(it->first) == key) {
+    it->second = value.ToString();
+  } else {
+    entries_.insert(it, Entry(key.ToString(), value.ToString()));
+  }
+}
+
+void FileInfo::SetInt32(const Slice& key, int32_t v) {
+  std::string s;
+  PutFixed32BE(&s, static_cast<uint32_t>(v));
+  Set(key, s);
+}
+void FileInfo::SetInt64(const Slice& key, int64_t v) {
+  std::string s;
+  PutFixed64BE(&s, static_cast<uint64_t>(v));
+  Set(key, s);
+}
+void FileInfo::SetBool(const Slice& key, bool v) { Set(key, Slice(v ? "\xff" : "\x00", 1)); }
+
+bool FileInfo::Remove(const Slice& key) {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), key, KeyLess);
+  if (it == entries_.end() || Slice(it->first) != key) return false;
+  entries_.erase(it);
+  return true;
+}
+
+std::optional<Slice> FileInfo::Get(const Slice& key) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), key, KeyLess);
+  if (it == entries_.end() || Slice(it->first) != key) return std::nullopt;
+  return Slice(it->second);
+}
+
+std::optional<int32_t> FileInfo::GetInt32(const Slice& key) const {
+  auto v = Get(key);
+  if (!v || v->size() != 4) return std::nullopt;
+  return static_cast<int32_t>(DecodeFixed32BE(v->data()));
+}
+std::optional<int64_t> FileInfo::GetInt64(const Slice& key) const {
+  auto v = Get(key);
+  if (!v || v->size() != 8) return std::nullopt;
+  return static_cast<int64_t>(DecodeFixed64BE(v->data()));
+}
+std::optional<bool> FileInfo::GetBool(const Slice& key) const {
+  auto v = Get(key);
+  if (!v || v->size() != 1) return std::nullopt;
+  return (*v)[0] != 0;
+}
+
+std::optional<TimeRange> DecodeTimeRange(const Slice& value) {
+  TimeRange tr;
+  if (value.starts_with(Slice(kPbufMagic, 4))) {
+    pb::TimeRangeTracker p;
+    if (!p.ParseFromArray(value.data() + 4, static_cast<int>(value.size() - 4))) return std::nullopt;
+    tr.min = static_cast<int64_t>(p.from());
+    tr.max = static_cast<int64_t>(p.to());
+    return tr;
+  }
+  if (value.size() != 16) return std::nullopt;
+  tr.min = static_cast<int64_t>(DecodeFixed64BE(value.data()));
+  tr.max = static_cast<int64_t>(DecodeFixed64BE(value.data() + 8));
+  return tr;
+}
+
+void EncodeTimeRange(const TimeRange& tr, std::string* dst) {
+  PutFixed64BE(dst, static_cast<uint64_t>(tr.min));
+  PutFixed64BE(dst, static_cast<uint64_t>(tr.max));
+}
+
+std::string DescribeKey(const Slice& key, ComparatorKind kind) {
+  if (kind == ComparatorKind::kRawBytes || !IsValidKey(key)) return ToStringBinary(key);
+  std::string s;
+  AppendStringBinary(&s, KeyRow(key));
+  s.push_back('/');
+  AppendStringBinary(&s, KeyFamily(key));
+  s.push_back(':');
+  AppendStringBinary(&s, KeyQualifier(key));
+  s += fmt::format("/{}/{}", KeyTimestamp(key), KeyTypeName(KeyTypeByte(key)));
+  return s;
+}
+
+std::string DescribeFileInfoValue(const Slice& key, const Slice& value, ComparatorKind kind) {
+  using namespace fileinfo;
+  const std::string k = key.ToString();
+  auto i32 = [&]() -> std::string {
+    return value.size() == 4 ? std::to_string(static_cast<int32_t>(DecodeFixed32BE(value.data())))
+                             : ToStringBinary(value);
+  };
+  auto i64 = [&]() -> std::string {
+    return value.size() == 8 ? std::to_string(static_cast<int64_t>(DecodeFixed64BE(value.data())))
+                             : ToStringBinary(value);
+  };
+  auto boolean = [&]() -> std::string {
+    return value.size() == 1 ? (value[0] != 0 ? "true" : "false") : ToStringBinary(value);
+  };
+  if (k == kAvgKeyLen || k == kAvgValueLen || k == kMaxTagsLen || k == kKeyValueVersion ||
+      k == kBloomFilterParam)
+    return i32();
+  if (k == kCreateTimeTs || k == kMaxMemstoreTs || k == kMaxSeqId || k == kEarliestPutTs ||
+      k == kDeleteFamilyCount || k == kMobCellsCount || k == kBulkloadTimestamp ||
+      k == kLenOfBiggestCell)
+    return i64();
+  if (k == kTagsCompressed || k == kMajorCompaction || k == kExcludeFromMinorCompaction ||
+      k == kSkipResetSeqId || k == kHistorical)
+    return boolean();
+  if (k == kLastKey || k == kKeyOfBiggestCell) return DescribeKey(value, kind);
+  if (k == kTimeRange) {
+    auto tr = DecodeTimeRange(value);
+    if (!tr) return ToStringBinary(value);
+    return fmt::format("{}...{}", tr->min, tr->max);
+  }
+  if (k == kCompactionEvent && value.starts_with(Slice(kPbufMagic, 4))) {
+    pb::CompactionEventTracker p;
+    if (p.ParseFromArray(value.data() + 4, static_cast<int>(value.size() - 4))) {
+      std::string s = "[";
+      for (int i = 0; i < p.compacted_store_file_size(); ++i) {
+        if (i) s += ", ";
+        s += ToStringBinary(p.compacted_store_file(i));
+      }
+      return s + "]";
+    }
+  }
+  return ToStringBinary(value);
+}
+
+}  // namespace hfile

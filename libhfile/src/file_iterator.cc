@@ -1,0 +1,146 @@
+// The file-level cell iterator: walks data blocks in file order (skipping the inline index and
+// bloom blocks between them) and decodes each with the decoder its encoding needs.
+#include <fmt/format.h>
+
+#include "coding.h"
+#include "reader_internal.h"
+
+namespace hfile {
+
+Status BlockCellDecoder::Reset(const Block& block) {
+  DataBlockEncoding enc = DataBlockEncoding::kNone;
+  if (block.header.type == BlockType::kEncodedData) {
+    if (block.body.size() < 2) return Status::Corruption("encoded data block shorter than its id");
+    uint16_t id = DecodeFixed16BE(block.body.data());
+    auto e = DataBlockEncodingFromId(id);
+    if (!e || *e == DataBlockEncoding::kNone) {
+      return Status::Corruption(fmt::format("unknown data block encoding id {}", id));
+    }
+    enc = *e;
+  } else if (block.header.type != BlockType::kData) {
+    return Status::Corruption(
+        fmt::format("expected a data block, found {}", BlockTypeName(block.header.type)));
+  }
+  auto& slot = decoders_[static_cast<size_t>(enc)];
+  if (!slot) {
+    HFILE_ASSIGN_OR_RETURN(slot, NewDataBlockDecoder(enc, format_));
+  }
+  current_ = slot.get();
+  return current_->Reset(block.body);
+}
+
+namespace {
+
+class FileIterator final : public CellIterator {
+ public:
+  explicit FileIterator(const Reader::Rep* rep)
+      : rep_(rep), block_reader_(rep->NewBlockReader()), decoder_(rep->cell_format) {}
+
+  bool Valid() const override { return valid_; }
+  const Cell& cell() const override { return cell_; }
+  Status status() const override { return status_; }
+
+  void SeekToFirst() override {
+    Clear();
+    if (rep_->trailer.first_data_block_offset < 0 || rep_->data_index.size() == 0) return;
+    if (LoadBlock(static_cast<uint64_t>(rep_->trailer.first_data_block_offset), 0)) Advance();
+  }
+
+  void Seek(const Slice& key) override {
+    Clear();
+    if (rep_->trailer.first_data_block_offset < 0 || rep_->data_index.size() == 0) return;
+    auto located = rep_->LocateDataBlock(&block_reader_, &block_, key);
+    if (!located.ok()) return Fail(located.status());
+    if (!located->has_value()) return SeekToFirst();
+    if (!LoadBlock((*located)->first, (*located)->second)) return;
+    for (Advance(); valid_ && rep_->CompareKeys(cell_.key, key) < 0;) Advance();
+  }
+
+  void Next() override { Advance(); }
+
+ private:
+  void Clear() {
+    valid_ = false;
+    status_ = Status::OK();
+    block_loaded_ = false;
+  }
+  void Fail(Status s) {
+    valid_ = false;
+    block_loaded_ = false;
+    status_ = s.WithContext(rep_->path);
+  }
+
+  // Reads the data block at offset and starts decoding it.
+  bool LoadBlock(uint64_t offset, uint64_t size) {
+    Status s = block_reader_.ReadBlock(offset, size, &block_);
+    if (s.ok() && !IsDataBlock(block_.header.type)) {
+      s = Status::Corruption(fmt::format("block at offset {} is {}, not a data block", offset,
+                                         BlockTypeName(block_.header.type)));
+    }
+    if (s.ok()) s = decoder_.Reset(block_).WithContext(fmt::format("data block at offset {}", offset));
+    if (!s.ok()) {
+      Fail(s);
+      return false;
+    }
+    block_loaded_ = true;
+    return true;
+  }
+
+  // Moves to the next cell, crossing into following data blocks as needed.
+  void Advance() {
+    while (block_loaded_) {
+      if (decoder_.Next(&cell_)) {
+        valid_ = true;
+        return;
+      }
+      if (!decoder_.status().ok()) {
+        return Fail(decoder_.status().WithContext(
+            fmt::format("data block at offset {}", block_.offset)));
+      }
+      if (!NextDataBlock()) break;
+    }
+    valid_ = false;
+  }
+
+  // Loads the data block after the current one; false at the end of the data or on error.
+  bool NextDataBlock() {
+    const int64_t last = rep_->trailer.last_data_block_offset;
+    uint64_t offset = block_.offset + block_.header.on_disk_size_with_header();
+    block_loaded_ = false;
+    while (last >= 0 && offset <= static_cast<uint64_t>(last)) {
+      Status s = block_reader_.ReadBlock(offset, 0, &block_);
+      if (!s.ok()) {
+        Fail(s);
+        return false;
+      }
+      if (IsDataBlock(block_.header.type)) {
+        s = decoder_.Reset(block_).WithContext(fmt::format("data block at offset {}", offset));
+        if (!s.ok()) {
+          Fail(s);
+          return false;
+        }
+        block_loaded_ = true;
+        return true;
+      }
+      offset += block_.header.on_disk_size_with_header();  // inline index or bloom block
+    }
+    return false;
+  }
+
+  const Reader::Rep* rep_;
+  BlockReader block_reader_;
+  Block block_;
+  BlockCellDecoder decoder_;
+  Cell cell_;
+  Status status_;
+  bool valid_ = false;
+  bool block_loaded_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<CellIterator> Reader::NewIterator() const {
+  return std::make_unique<FileIterator>(rep_.get());
+}
+
+}  // namespace hfile

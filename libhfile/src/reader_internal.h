@@ -1,0 +1,77 @@
+// Reader internals shared by the reader, its iterator, dump and verify.
+#ifndef HFILE_SRC_READER_INTERNAL_H_
+#define HFILE_SRC_READER_INTERNAL_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "block_index.h"
+#include "block_reader.h"
+#include "bloom.h"
+#include "data_block_codec.h"
+#include "file.h"
+#include "hfile/reader.h"
+
+namespace hfile {
+
+// A block of the load-on-open section, as found at open.
+struct LoadOnOpenBlock {
+  uint64_t offset;
+  BlockHeader header;
+};
+
+struct Reader::Rep {
+  std::string path;
+  std::unique_ptr<RandomAccessFile> file;
+  ReaderOptions options;
+  Trailer trailer;
+  FileInfo file_info;
+  ComparatorKind comparator = ComparatorKind::kDefault;
+  CellFormat cell_format;
+  DataBlockEncoding encoding = DataBlockEncoding::kNone;
+  BlockReaderOptions block_options;
+  RootIndex data_index;
+  RootIndex meta_index;
+  std::vector<LoadOnOpenBlock> load_on_open;
+
+  BloomType bloom_type = BloomType::kNone;
+  int bloom_prefix_length = 0;
+  std::optional<std::string> last_bloom_key;
+  std::optional<BloomMeta> general_bloom;
+  std::optional<BloomMeta> delete_family_bloom;
+
+  int CompareKeys(const Slice& a, const Slice& b) const { return hfile::CompareKeys(comparator, a, b); }
+  IndexKeyCompare KeyCompare() const {
+    ComparatorKind k = comparator;
+    return [k](const Slice& a, const Slice& b) { return hfile::CompareKeys(k, a, b); };
+  }
+  BlockReader NewBlockReader() const { return BlockReader(file.get(), block_options); }
+
+  // Descends the data index to the data block that may hold `key`. nullopt when `key` precedes
+  // the first block. `out` receives (offset, on-disk size).
+  Result<std::optional<std::pair<uint64_t, uint32_t>>> LocateDataBlock(BlockReader* br, Block* scratch,
+                                                                       const Slice& key) const;
+  Result<bool> BloomCheck(const BloomMeta& meta, bool raw_keys, const Slice& hash_key,
+                          const Slice& index_key) const;
+};
+
+// Decodes the cells of data blocks: picks the decoder for each block's type and encoding id.
+class BlockCellDecoder {
+ public:
+  explicit BlockCellDecoder(const CellFormat& format) : format_(format) {}
+  // Starts decoding `block` (DATABLK* or DATABLKE). Corruption for other block types.
+  Status Reset(const Block& block);
+  bool Next(Cell* cell) { return current_->Next(cell); }
+  const Status& status() const { return current_->status(); }
+
+ private:
+  CellFormat format_;
+  std::unique_ptr<DataBlockDecoder> decoders_[8];
+  DataBlockDecoder* current_ = nullptr;
+};
+
+}  // namespace hfile
+
+#endif  // HFILE_SRC_READER_INTERNAL_H_
