@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "coding.h"
 
 namespace hfile {
@@ -145,11 +147,10 @@ Status DeltaBlockDecoder::Reset(const Slice& body) {
   key_ = value_ = Slice();
   dict_.Clear();
   status_ = Status::OK();
-  if (body.size() < 6) {
-    return status_ = Status::Corruption("encoded data block shorter than its 6-byte header");
-  }
-  if (DecodeFixed16BE(body.data()) != static_cast<uint16_t>(encoding_)) {
-    return status_ = Status::Corruption("encoded data block has another encoding id");
+  if (body.size() < 6 || DecodeFixed16BE(body.data()) != static_cast<uint16_t>(encoding_)) {
+    return status_ = Status::Corruption(fmt::format(
+        "{} data block (body of {} bytes): {}", DataBlockEncodingName(encoding_), body.size(),
+        body.size() < 6 ? "shorter than its 6-byte header" : "starts with another encoding id"));
   }
   in_ = body.sub(6);  // the unencodedSize int32 is only an allocation hint
   if (!StartBlock()) {

@@ -18,6 +18,8 @@
 //  * The decoder checks the trailer against the cells it walks; HBase's seeker trusts it.
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "coding.h"
 #include "data_block_internal.h"
 
@@ -36,19 +38,23 @@ class RowIndexDecoder final : public DataBlockDecoder {
     ordinal_ = next_row_ = row_count_ = 0;
     prev_row_ = Slice();
     status_ = Status::OK();
+    auto corrupt = [&](const char* what) {
+      return status_ = Status::Corruption(
+                 fmt::format("ROW_INDEX_V1 block (body of {} bytes): {}", body.size(), what));
+    };
     if (body.size() < 2 + 4 + 4) {
-      return status_ = Status::Corruption("ROW_INDEX_V1 block shorter than its framing");
+      return corrupt("shorter than its framing");
     }
     if (DecodeFixed16BE(body.data()) != kId) {
-      return status_ = Status::Corruption("ROW_INDEX_V1 block does not start with id 7");
+      return corrupt("does not start with id 7");
     }
     const size_t cells_size = DecodeFixed32BE(body.data() + body.size() - 4);
     if (cells_size > body.size() - 10) {
-      return status_ = Status::Corruption("ROW_INDEX_V1 cellsSize exceeds the block");
+      return corrupt("cellsSize exceeds the block");
     }
     const size_t count = DecodeFixed32BE(body.data() + 2 + cells_size);
     if (count != (body.size() - 10 - cells_size) / 4 || (body.size() - 10 - cells_size) % 4 != 0) {
-      return status_ = Status::Corruption("ROW_INDEX_V1 row count does not match the block size");
+      return corrupt("row count does not match the block size");
     }
     row_count_ = count;
     row_offsets_ = body.data() + 2 + cells_size + 4;
