@@ -87,27 +87,60 @@ int CompareRows(ComparatorKind kind, const Slice& a, const Slice& b) {
   return a.compare(b);
 }
 
+namespace {
+
+struct KeyParts {
+  Slice row, family, qualifier;
+  int64_t timestamp;
+  uint8_t type;
+};
+
+// Splits a key into its fields. Besides full KeyValue keys it accepts row-only keys
+// (<int16 rowlen><row>, what Apache Hudi's writer stores in its index and LASTKEY), which order as
+// the first key of their row. False for anything else.
+bool SplitKey(const Slice& key, KeyParts* p) {
+  if (IsValidKey(key)) {
+    p->row = KeyRow(key);
+    p->family = KeyFamily(key);
+    p->qualifier = KeyQualifier(key);
+    p->timestamp = KeyTimestamp(key);
+    p->type = KeyTypeByte(key);
+    return true;
+  }
+  if (key.size() >= 2 && size_t{2} + KeyRowLength(key) == key.size()) {
+    p->row = KeyRow(key);
+    p->family = p->qualifier = Slice();
+    p->timestamp = kLatestTimestamp;
+    p->type = static_cast<uint8_t>(KeyType::kMaximum);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b) {
-  if (kind == ComparatorKind::kRawBytes) return a.compare(b);
-  int r = CompareRows(kind, KeyRow(a), KeyRow(b));
+  KeyParts pa, pb;
+  // Raw-bytes files, and malformed keys in damaged files, order as plain bytes: a total order
+  // that never reads outside the keys.
+  if (kind == ComparatorKind::kRawBytes || !SplitKey(a, &pa) || !SplitKey(b, &pb)) {
+    return a.compare(b);
+  }
+  int r = CompareRows(kind, pa.row, pb.row);
   if (r != 0) return r;
   // "Last on row": empty column with type Minimum sorts after every other cell of the row.
-  Slice fa = KeyFamily(a), fb = KeyFamily(b);
-  Slice qa = KeyQualifier(a), qb = KeyQualifier(b);
-  uint8_t ta = KeyTypeByte(a), tb = KeyTypeByte(b);
-  bool last_a = fa.empty() && qa.empty() && ta == 0;
-  bool last_b = fb.empty() && qb.empty() && tb == 0;
+  bool last_a = pa.family.empty() && pa.qualifier.empty() && pa.type == 0;
+  bool last_b = pb.family.empty() && pb.qualifier.empty() && pb.type == 0;
   if (last_a || last_b) {
     if (last_a && last_b) return 0;
     return last_a ? 1 : -1;
   }
-  r = fa.compare(fb);
+  r = pa.family.compare(pb.family);
   if (r != 0) return r;
-  r = qa.compare(qb);
+  r = pa.qualifier.compare(pb.qualifier);
   if (r != 0) return r;
-  int64_t tsa = KeyTimestamp(a), tsb = KeyTimestamp(b);
-  if (tsa != tsb) return tsa > tsb ? -1 : 1;  // newer first
-  if (ta != tb) return ta > tb ? -1 : 1;      // higher type code first
+  if (pa.timestamp != pb.timestamp) return pa.timestamp > pb.timestamp ? -1 : 1;  // newer first
+  if (pa.type != pb.type) return pa.type > pb.type ? -1 : 1;  // higher type code first
   return 0;
 }
 

@@ -123,7 +123,8 @@ std::optional<TimeRange> DecodeTimeRange(const Slice& value) {
     tr.max = static_cast<int64_t>(p.to());
     return tr;
   }
-  if (value.size() != 16) return std::nullopt;
+  // HBase reads two longs and ignores anything after them (0.98 wrote 32 bytes).
+  if (value.size() < 16) return std::nullopt;
   tr.min = static_cast<int64_t>(DecodeFixed64BE(value.data()));
   tr.max = static_cast<int64_t>(DecodeFixed64BE(value.data() + 8));
   return tr;

@@ -250,11 +250,12 @@ Result<bool> Reader::Rep::BloomCheck(const BloomMeta& meta, bool raw_keys, const
                                      const Slice& index_key) const {
   int chunk = raw_keys ? meta.FindChunk(index_key) : -1;
   if (!raw_keys) {
-    // ROWCOL chunk keys are KeyValue keys ordered by the cell comparator.
+    // ROWCOL chunk keys are KeyValue keys; HBase orders them with the default cell comparator
+    // (the one named in the bloom meta), even in hbase:meta files.
     int lo = 0, hi = static_cast<int>(meta.chunks.size()) - 1;
     while (lo <= hi) {
       int mid = lo + (hi - lo) / 2;
-      if (CompareKeys(meta.chunks[mid].first_key, index_key) <= 0) {
+      if (hfile::CompareKeys(ComparatorKind::kDefault, meta.chunks[mid].first_key, index_key) <= 0) {
         chunk = mid;
         lo = mid + 1;
       } else {
@@ -289,9 +290,13 @@ Result<bool> Reader::BloomMightContain(const Slice& row, const Slice& family,
     if (r.last_bloom_key && Slice(index_key).compare(*r.last_bloom_key) > 0) return false;
     return r.BloomCheck(*r.general_bloom, true, hash_key, index_key);
   }
+  // StoreFileReader compares with CellComparator.getInstance(), the default order.
+  auto cmp = [](const Slice& a, const Slice& b) {
+    return hfile::CompareKeys(ComparatorKind::kDefault, a, b);
+  };
   const std::string row_key = FirstOnRowKey(row);
-  bool after_last = r.last_bloom_key && r.CompareKeys(index_key, *r.last_bloom_key) > 0;
-  if (after_last && r.CompareKeys(row_key, *r.last_bloom_key) > 0) return false;
+  bool after_last = r.last_bloom_key && cmp(index_key, *r.last_bloom_key) > 0;
+  if (after_last && cmp(row_key, *r.last_bloom_key) > 0) return false;
   HFILE_ASSIGN_OR_RETURN(bool hit, r.BloomCheck(*r.general_bloom, false, hash_key, index_key));
   if (hit) return true;
   std::string row_hash_key;

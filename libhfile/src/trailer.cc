@@ -23,7 +23,7 @@ Status DecodeWritable(Slice in, Trailer* t) {
       !GetFixed32BE(&in, &meta_count) || !GetFixed64BE(&in, &total) ||
       !GetFixed64BE(&in, &entries) || !GetFixed32BE(&in, &codec) ||
       !GetFixed32BE(&in, &levels) || !GetFixed64BE(&in, &first) || !GetFixed64BE(&in, &last) ||
-      in.size() < 128 + 4) {
+      in.size() < 128) {
     return Status::Corruption("truncated Writable trailer");
   }
   t->file_info_offset = file_info;

@@ -44,11 +44,15 @@ class Verifier {
       Problem(offset, block ? block : "", std::move(what));
     };
   }
-  void Problem(int64_t offset, std::string_view block, std::string what) {
+  void Problem(int64_t offset, std::string_view block, std::string what,
+               Severity severity = Severity::kError) {
     if (report_->problems.size() < options_.max_problems) {
-      report_->problems.push_back({std::move(what), offset, std::string(block)});
+      report_->problems.push_back({std::move(what), severity, offset, std::string(block)});
     }
-    ++report_->problem_count;
+    ++(severity == Severity::kError ? report_->problem_count : report_->warning_count);
+  }
+  void Warning(int64_t offset, std::string_view block, std::string what) {
+    Problem(offset, block, std::move(what), Severity::kWarning);
   }
 
   void WalkBlocks();
@@ -110,9 +114,11 @@ void Verifier::WalkBlocks() {
     auto chain = prev_in_chain.find(BlockTypeChainId(h.type));
     int64_t expected_prev = chain == prev_in_chain.end() ? -1 : chain->second;
     if (h.prev_block_offset != expected_prev) {
+      // HBase follows the data-block chain backwards (seekBefore); the other chains are unused.
       Problem(static_cast<int64_t>(offset), type,
               fmt::format("prevBlockOffset is {}, the previous block of its type is at {}",
-                          h.prev_block_offset, expected_prev));
+                          h.prev_block_offset, expected_prev),
+              IsDataBlock(h.type) ? Severity::kError : Severity::kWarning);
     }
     prev_in_chain[BlockTypeChainId(h.type)] = static_cast<int64_t>(offset);
     if (offset < t.load_on_open_data_offset &&
@@ -180,8 +186,10 @@ void Verifier::CheckDataBlock(const Block& b) {
         Problem(off, type, "index key is not greater than the previous block's last key");
       }
       if (report_->data_blocks == 1 && Slice(block_index_key_) != cell.key) {
-        Problem(off, type, "first index key differs from the file's first key (HBase takes the "
-                           "index key as the first key)");
+        Problem(off, type,
+                "first index key differs from the file's first key (HBase takes the index key as "
+                "the first key)",
+                IsValidKey(block_index_key_) ? Severity::kError : Severity::kWarning);
       }
     }
     CheckCell(cell, b, n++);
@@ -267,7 +275,7 @@ void Verifier::CheckIndexEnd() {
                                        t.last_data_block_offset, last_data_offset_));
   }
   if (t.uncompressed_data_index_size != data_index_bytes_) {
-    Problem(-1, "TRAILER", fmt::format("trailer uncompressed_data_index_size is {}, the data "
+    Warning(-1, "TRAILER", fmt::format("trailer uncompressed_data_index_size is {}, the data "
                                        "index blocks hold {} bytes",
                                        t.uncompressed_data_index_size, data_index_bytes_));
   }
@@ -296,11 +304,14 @@ void Verifier::CheckFileInfo() {
     // HBase counts the key either with or without its 4-byte length, depending on the cell class.
     int64_t plain = static_cast<int64_t>(key_sum_ / n), framed = static_cast<int64_t>((key_sum_ + 4 * n) / n);
     if (*v != plain && *v != framed) {
-      mismatch(fileinfo::kAvgKeyLen, std::to_string(*v), fmt::format("{} (or {})", plain, framed));
+      Warning(static_cast<int64_t>(t.file_info_offset), "FILE_INFO",
+              fmt::format("{} is {}, the cells say {} (or {})", fileinfo::kAvgKeyLen, *v, plain,
+                          framed));
     }
   }
   if (auto v = fi.GetInt32(fileinfo::kAvgValueLen); v && n > 0 && *v != static_cast<int64_t>(value_sum_ / n)) {
-    mismatch(fileinfo::kAvgValueLen, std::to_string(*v), std::to_string(value_sum_ / n));
+    Warning(static_cast<int64_t>(t.file_info_offset), "FILE_INFO",
+            fmt::format("{} is {}, the cells say {}", fileinfo::kAvgValueLen, *v, value_sum_ / n));
   }
   if (!keyed_) return;
   if (auto v = fi.Get(fileinfo::kTimeRange)) {
@@ -384,12 +395,14 @@ void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out)
     s += fmt::format(",\"clean\":{},\"opened\":{},", report.clean(), report.open_status.ok());
     s += "\"error\":";
     AppendJsonString(&s, report.open_status.ok() ? "" : report.open_status.ToString());
-    s += fmt::format(",\"blocks\":{},\"data_blocks\":{},\"cells\":{},\"problem_count\":{},"
-                     "\"problems\":[",
-                     report.blocks, report.data_blocks, report.cells, report.problem_count);
+    s += fmt::format(",\"blocks\":{},\"data_blocks\":{},\"cells\":{},\"error_count\":{},"
+                     "\"warning_count\":{},\"problems\":[",
+                     report.blocks, report.data_blocks, report.cells, report.problem_count,
+                     report.warning_count);
     for (size_t i = 0; i < report.problems.size(); ++i) {
       const auto& p = report.problems[i];
-      s += fmt::format("{}{{\"offset\":{},\"block\":", i ? "," : "", p.offset);
+      s += fmt::format("{}{{\"severity\":\"{}\",\"offset\":{},\"block\":", i ? "," : "",
+                       p.severity == Severity::kError ? "error" : "warning", p.offset);
       AppendJsonString(&s, p.block);
       s += ",\"what\":";
       AppendJsonString(&s, p.what);
@@ -398,19 +411,24 @@ void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out)
     s += "]}\n";
   } else if (!report.open_status.ok()) {
     s = fmt::format("{}: UNREADABLE: {}\n", report.path, report.open_status.ToString());
-  } else if (report.clean()) {
-    s = fmt::format("{}: OK ({} blocks, {} data blocks, {} cells)\n", report.path, report.blocks,
-                    report.data_blocks, report.cells);
   } else {
-    s = fmt::format("{}: CORRUPT: {} problem(s)\n", report.path, report.problem_count);
+    s = report.clean()
+            ? fmt::format("{}: OK ({} blocks, {} data blocks, {} cells{})\n", report.path,
+                          report.blocks, report.data_blocks, report.cells,
+                          report.warning_count
+                              ? fmt::format(", {} warning(s)", report.warning_count)
+                              : "")
+            : fmt::format("{}: CORRUPT: {} error(s), {} warning(s)\n", report.path,
+                          report.problem_count, report.warning_count);
     for (const auto& p : report.problems) {
-      s += "  ";
+      s += p.severity == Severity::kError ? "  error: " : "  warning: ";
       if (p.offset >= 0) s += fmt::format("offset {}: ", p.offset);
       if (!p.block.empty()) s += p.block + " block: ";
       s += p.what + "\n";
     }
-    if (report.problems.size() < report.problem_count) {
-      s += fmt::format("  ... and {} more\n", report.problem_count - report.problems.size());
+    if (report.problems.size() < report.problem_count + report.warning_count) {
+      s += fmt::format("  ... and {} more\n",
+                       report.problem_count + report.warning_count - report.problems.size());
     }
   }
   out << s;

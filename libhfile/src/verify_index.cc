@@ -93,7 +93,7 @@ void BloomScanner::Check(const Slice& hash_key, const Slice& index_key) {
   } else {
     for (int lo = 0, hi = static_cast<int>(meta_.chunks.size()) - 1; lo <= hi;) {
       int mid = lo + (hi - lo) / 2;
-      if (rep_.CompareKeys(meta_.chunks[mid].first_key, index_key) <= 0) {
+      if (CompareKeys(ComparatorKind::kDefault, meta_.chunks[mid].first_key, index_key) <= 0) {
         chunk = mid;
         lo = mid + 1;
       } else {

@@ -12,7 +12,7 @@
 
 namespace hfile {
 
-// Reports a problem found at a block offset (-1: none) of a block type (nullptr: none).
+// Reports an error found at a block offset (-1: none) of a block type (nullptr: none).
 using ProblemSink = std::function<void(int64_t offset, const char* block, std::string what)>;
 
 // Yields the data-level entries of the data index in order, descending through intermediate and

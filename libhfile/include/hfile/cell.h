@@ -77,8 +77,9 @@ struct Cell {
 
 // Orders serialized keys as HBase's comparator of kind `kind` does (fields 1-6 of the cell
 // order: row, family, qualifier, timestamp descending, type descending; the meta comparator
-// splits rows at commas). kRawBytes compares the whole key as bytes. REQUIRES: valid keys,
-// except for kRawBytes.
+// splits rows at commas). kRawBytes compares the whole key as bytes. Row-only keys
+// (<int16 rowlen><row>, written by some non-HBase writers) order as the first key of their row;
+// other malformed keys order as raw bytes, so a damaged file never causes an out-of-bounds read.
 int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b);
 // Row order only.
 int CompareRows(ComparatorKind kind, const Slice& a, const Slice& b);

@@ -25,8 +25,13 @@ struct VerifyOptions {
   ReaderOptions reader;
 };
 
+// Errors break HBase's reads or its use of the metadata; warnings are deviations from what HBase
+// writes that HBase's reader tolerates (e.g. a wrong informational trailer field).
+enum class Severity : uint8_t { kError, kWarning };
+
 struct VerifyProblem {
   std::string what;
+  Severity severity = Severity::kError;
   int64_t offset = -1;     // file offset of the block concerned, -1 if none
   std::string block;       // block type name, empty if none
 };
@@ -35,7 +40,8 @@ struct VerifyReport {
   std::string path;
   Status open_status;      // not OK: the file could not be opened at all
   std::vector<VerifyProblem> problems;
-  uint64_t problem_count = 0;
+  uint64_t problem_count = 0;  // errors
+  uint64_t warning_count = 0;
   uint64_t blocks = 0, data_blocks = 0, cells = 0;
 
   bool clean() const { return open_status.ok() && problem_count == 0; }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what hfilekit needs from Debian's packages (only what is missing).
+# Usage: scripts/install-deps.sh [--java]   (--java adds the JDK and Maven for the HBase suite)
+set -euo pipefail
+pkgs=(cmake ninja-build g++ pkg-config python3
+      libcli11-dev libfmt-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbz2-dev
+      liblzo2-dev liblzma-dev libbrotli-dev libboost-iostreams-dev
+      libprotobuf-dev protobuf-compiler libisal-dev libgtest-dev libgmock-dev libbenchmark-dev
+      clang libclang-rt-14-dev)
+if [[ "${1:-}" == "--java" ]]; then pkgs+=(default-jdk-headless maven); fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+# A JDK that is already on PATH (e.g. a preinstalled Temurin) is as good as Debian's.
+if command -v java >/dev/null && command -v mvn >/dev/null; then
+  missing=("${missing[@]/default-jdk-headless}"); missing=("${missing[@]/maven}")
+fi
+missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}" >&2
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
