@@ -88,9 +88,9 @@ Status GzDecompress(const Slice& in, char* out, size_t raw_len) {
           "GZ: member {} (starting at offset {}) is truncated at offset {} after {} raw bytes",
           member, member_start, at, raw_len - s.avail_out));
     }
-    return Status::Corruption(fmt::format("GZ: member {} (starting at offset {}): {} near offset {}",
-                                          member, member_start, s.msg ? s.msg : "inflate error",
-                                          at));
+    return Status::Corruption(
+        fmt::format("GZ: member {} (starting at offset {}): {} near offset {}", member,
+                    member_start, s.msg ? s.msg : "inflate error", at));
   }
   if (s.avail_out != 0) {
     return Status::Corruption(fmt::format("GZ: decompressed to {} bytes, expected {}",

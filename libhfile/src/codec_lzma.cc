@@ -63,7 +63,8 @@ Status DecodeChunk(const Slice& chunk, char* out, size_t cap, size_t* produced) 
   opt.lp = props % 5;
   opt.pb = props / 5;
   if (opt.lc + opt.lp > LZMA_LCLP_MAX) {
-    return Status::NotSupported("LZMA chunk with lc + lp > 4");
+    // Legal .lzma, but LZMAOutputStream (LZMA2Options) never writes it and liblzma rejects it.
+    return Status::Corruption("LZMA chunk with lc + lp > 4");
   }
   const uint64_t dict = DecodeLE(h + 1, 4);
   const uint64_t size = DecodeLE(h + 5, 8);

@@ -51,7 +51,8 @@ Status DecodeFrames(const Slice& in, char* out, size_t cap, size_t* produced) {
   char dummy;
   const size_t r = ZSTD_decompressDCtx(dctx, cap > 0 ? out : &dummy, cap, in.data(), in.size());
   if (ZSTD_isError(r)) {
-    return Status::Corruption(fmt::format("zstd: {} (capacity {} bytes)", ZSTD_getErrorName(r), cap));
+    return Status::Corruption(
+        fmt::format("zstd: {} (capacity {} bytes)", ZSTD_getErrorName(r), cap));
   }
   *produced = r;
   return Status::OK();

@@ -9,9 +9,11 @@
 //     repeat: int32 BE uncompressed length of a segment,
 //             then repeat until that many bytes are produced:
 //               int32 BE compressed length, raw codec block of that length
-//   ZSTD written by Hadoop's ZStandardCodec: one plain zstd frame (magic 28 B5 2F FD)
+//     (raw Snappy / LZ4 block / LZO1X block / .lzma stream with known size / Brotli stream /
+//     zstd frame); see hadoop_block_framing.h
+//   ZSTD written by Hadoop's ZStandardCodec: plain zstd frame(s) (magic 28 B5 2F FD)
 //
-// See doc/hfile_format.md for what was confirmed against real HBase.
+// Each codec_<name>.cc records the HBase/Hadoop source its framing and defaults come from.
 #ifndef HFILE_SRC_COMPRESSION_H_
 #define HFILE_SRC_COMPRESSION_H_
 
@@ -31,7 +33,9 @@ enum class ZstdFraming : uint8_t {
 };
 
 struct CompressOptions {
-  int level = 0;  // 0: the codec's HBase default (GZ 6? see codec file, ZSTD 3, ...)
+  // 0: the codec's HBase default: GZ 6, BZIP2 9, ZSTD 3, LZMA 6, BROTLI 6, LZ4 fast (levels
+  // 2..12 select LZ4HC). SNAPPY and LZO have no level.
+  int level = 0;
   ZstdFraming zstd_framing = ZstdFraming::kHadoopBlock;
 };
 

@@ -4,10 +4,14 @@
 // Block (after the 6-byte header, see data_block_delta.h):
 //   u8 familyLength | family                      once, before the first cell
 // Per cell:
-//   +------+-----------------+-----------------+---------------+-----------+----------+------+-------+--------+
-//   | u8   | [compressedInt  | [compressedInt  | compressedInt | row rest +| ts or ts | [u8  | value | suffix |
-//   | flag |  keyLength]     |  valueLength]   | common        | qualifier | diff, LE | type]|       |        |
-//   +------+-----------------+-----------------+---------------+-----------+----------+------+-------+--------+
+//   u8 flag
+//   [compressedInt keyLength]           unless SAME_KEY_LENGTH
+//   [compressedInt valueLength]         unless SAME_VALUE_LENGTH
+//   compressedInt common                0 for the first cell
+//   row rest + qualifier                family omitted
+//   timestamp or its diff, 1-8 bytes LITTLE-endian
+//   [u8 type]                           unless SAME_TYPE
+//   value | suffix
 // flag: 0x01 SAME_KEY_LENGTH, 0x02 SAME_VALUE_LENGTH, 0x04 SAME_TYPE, 0x08 TIMESTAMP_IS_DIFF,
 //       0x70 (byte count - 1) of the timestamp field, 0x80 TIMESTAMP_SIGN.
 // Row rest + qualifier: see DecodeDiffKeyHead (data_block_delta.h); common uses withTsType=false.

@@ -5,10 +5,15 @@
 //   u8 flag = 0 | compressedInt keyLength | compressedInt valueLength | compressedInt 0 |
 //   full key | value | suffix
 // Later cells:
-//   +------+-----------------+-----------------+---------------+-----------+--------------+------+---------+--------+
-//   | u8   | [compressedInt  | [compressedInt  | compressedInt | row rest +| ts BE bytes  | [u8  | [value] | suffix |
-//   | flag |  keyLength]     |  valueLength]   | common        | qualifier | [tsCommon..8)| type]|         |        |
-//   +------+-----------------+-----------------+---------------+-----------+--------------+------+---------+--------+
+//   u8 flag
+//   [compressedInt keyLength]           unless SAME_KEY_LENGTH
+//   [compressedInt valueLength]         unless SAME_VALUE_LENGTH
+//   compressedInt common
+//   row rest + qualifier                family omitted
+//   timestamp BE bytes [tsCommon .. 8)
+//   [u8 type]                           unless SAME_TYPE
+//   [value]                             unless SAME_VALUE
+//   suffix
 // flag: 0x07 tsCommon (leading timestamp bytes shared with the previous cell), 0x08
 //       SAME_KEY_LENGTH, 0x10 SAME_VALUE_LENGTH, 0x20 SAME_TYPE, 0x40 SAME_VALUE.
 // Row rest + qualifier: see DecodeDiffKeyHead (data_block_delta.h); the family comes from the

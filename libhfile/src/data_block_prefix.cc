@@ -1,17 +1,19 @@
 // PREFIX (id 2): each key is stored as the bytes after its common prefix with the previous key.
 //
 // Per cell (after the 6-byte block header, see data_block_delta.h):
-//   +------------------------+------------------+-------------------+-------------+-------+--------+
-//   | compressedInt          | compressedInt    | compressedInt     | key[common  | value | suffix |
-//   | keyLength - common     | valueLength      | common (0 first)  |  .. klen)   |       |        |
-//   +------------------------+------------------+-------------------+-------------+-------+--------+
+//   compressedInt keyLength - common    length of the key tail
+//   compressedInt valueLength
+//   compressedInt common                0 for the first cell
+//   key[common .. keyLength)
+//   value | suffix
 //
-// Notes (hbase-common/src/main/java/org/apache/hadoop/hbase/io/encoding/PrefixKeyDeltaEncoder.java):
-//  * HBase 2.x computes `common` field by field with
-//    findCommonPrefixInFlatKey(cell, prev, bypassFamilyCheck = true, withTsType = true); HBase
-//    0.94-1.x compared the raw key bytes instead. The two differ when a shorter qualifier is a
-//    prefix of a longer one (the raw form runs on into the timestamp bytes). We write the 2.x form;
-//    the decoder accepts both, as HBase's does.
+// Notes (hbase-common/src/main/java/org/apache/hadoop/hbase/io/encoding/
+// PrefixKeyDeltaEncoder.java):
+//  * The Cell-based encoder computes `common` field by field with
+//    findCommonPrefixInFlatKey(cell, prev, bypassFamilyCheck = true, withTsType = true); the older
+//    ByteBuffer-based one (internalEncodeKeyValues) compared raw key bytes. The two differ when a
+//    shorter qualifier is a prefix of a longer one (raw bytes run on into the timestamp). We write
+//    the field-by-field form; the decoder accepts both, as HBase's does.
 //  * The first field is the length of the key *tail*, not of the key.
 #include "coding.h"
 #include "data_block_delta.h"

@@ -135,7 +135,8 @@ TEST(DataBlockGolden, FastDiffCompressedTagsAndMvcc) {
   // Unencoded: 26 + 2 + 11 + 1 = 40, 27 + 2 + 11 + 1 = 41.
   ExpectGolden(DataBlockEncoding::kFastDiff, f, cells,
                "00 04 00 00 00 51 "
-               "00 10 02 00 " + std::string(kKeyA) + " 76 31 0B FF 09 08 00 00 00 00 00 00 03 E8 05 "
+               "00 10 02 00 " + std::string(kKeyA) +
+                   " 76 31 0B FF 09 08 00 00 00 00 00 00 03 E8 05 "
                "77 11 07 32 02 0B 00 00 00");
 }
 
@@ -235,7 +236,8 @@ TEST(DataBlockCodec, HandMadeCorruption) {
   // FAST_DIFF: a compressed-tags index that is not in the dictionary.
   {
     auto dec = NewDataBlockDecoder(DataBlockEncoding::kFastDiff, {true, true, false});
-    std::string body = FromHex("00 04 00 00 00 00 00 10 02 00") + key_a + "v1" + FromHex("03 00 05");
+    std::string body =
+        FromHex("00 04 00 00 00 00 00 10 02 00") + key_a + "v1" + FromHex("03 00 05");
     ASSERT_TRUE((*dec)->Reset(body).ok());
     Cell c;
     EXPECT_FALSE((*dec)->Next(&c));

@@ -2,7 +2,8 @@
 // by hand so that codec and checksum tests do not depend on the block reader.
 //
 //   | magic 8 | onDiskSizeWithoutHeader BE32 | uncompressedSizeWithoutHeader BE32 |
-//   | prevBlockOffset BE64 | checksumType u8 | bytesPerChecksum BE32 | onDiskDataSizeWithHeader BE32 |
+//   | prevBlockOffset BE64 | checksumType u8 | bytesPerChecksum BE32 |
+//   | onDiskDataSizeWithHeader BE32 |
 #ifndef HFILE_TESTS_HFILE_RAW_BLOCK_H_
 #define HFILE_TESTS_HFILE_RAW_BLOCK_H_
 
