@@ -275,21 +275,27 @@ Result<bool> Reader::Rep::BloomCheck(const BloomMeta& meta, bool raw_keys, const
   return BloomChunkMightContain(b.body, hash_key, meta.hash_count, meta.hash_type);
 }
 
-Result<bool> Reader::BloomMightContain(const Slice& row, const Slice& family,
-                                       const Slice& qualifier) const {
-  // As HBase's StoreFileReader.checkGeneralBloomFilter: an empty file holds nothing, a key past
-  // LAST_BLOOM_KEY is absent, and for ROWCOL a hit on the row alone (first-on-row key) counts too,
-  // because a row-wide delete must still find the file.
-  const Rep& r = *rep_;
-  if (r.trailer.entry_count == 0) return false;
+namespace {
+enum class BloomQuery { kRow, kColumn };
+}  // namespace
+
+// As HBase's StoreFileReader.passesBloomFilter / checkGeneralBloomFilter: no bloom passes
+// everything, an empty file nothing; a key past LAST_BLOOM_KEY is absent; a ROWCOL bloom cannot
+// answer for a whole row, and for a column also passes on a hit of the first-on-row key (so
+// that a row-wide delete still finds the file).
+static Result<bool> GeneralBloomCheck(const Reader::Rep& r, BloomQuery query, const Slice& row,
+                                      const Slice& qualifier) {
   if (!r.general_bloom) return true;
+  if (r.trailer.entry_count == 0) return false;
   std::string hash_key, index_key;
-  AppendBloomHashKey(r.bloom_type, r.bloom_prefix_length, row, qualifier, &hash_key);
-  AppendBloomIndexKey(r.bloom_type, r.bloom_prefix_length, row, family, qualifier, &index_key);
   if (r.bloom_type != BloomType::kRowCol) {
-    if (r.last_bloom_key && Slice(index_key).compare(*r.last_bloom_key) > 0) return false;
-    return r.BloomCheck(*r.general_bloom, true, hash_key, index_key);
+    AppendBloomHashKey(r.bloom_type, r.bloom_prefix_length, row, Slice(), &hash_key);
+    if (r.last_bloom_key && Slice(hash_key).compare(*r.last_bloom_key) > 0) return false;
+    return r.BloomCheck(*r.general_bloom, true, hash_key, hash_key);
   }
+  if (query == BloomQuery::kRow) return true;
+  AppendBloomHashKey(BloomType::kRowCol, 0, row, qualifier, &hash_key);
+  AppendBloomIndexKey(BloomType::kRowCol, 0, row, Slice(), qualifier, &index_key);
   // StoreFileReader compares with CellComparator.getInstance(), the default order.
   auto cmp = [](const Slice& a, const Slice& b) {
     return hfile::CompareKeys(ComparatorKind::kDefault, a, b);
@@ -304,8 +310,21 @@ Result<bool> Reader::BloomMightContain(const Slice& row, const Slice& family,
   return r.BloomCheck(*r.general_bloom, false, row_hash_key, row_key);
 }
 
+Result<bool> Reader::BloomMightContainRow(const Slice& row) const {
+  return GeneralBloomCheck(*rep_, BloomQuery::kRow, row, Slice());
+}
+
+Result<bool> Reader::BloomMightContainColumn(const Slice& row, const Slice& family,
+                                             const Slice& qualifier) const {
+  return GeneralBloomCheck(*rep_, BloomQuery::kColumn, row, qualifier);
+}
+
 Result<bool> Reader::DeleteFamilyBloomMightContain(const Slice& row) const {
+  // StoreFileReader.passesDeleteFamilyBloomFilter: an empty file, or one that counted no
+  // delete-family markers, has none.
   const Rep& r = *rep_;
+  if (r.trailer.entry_count == 0) return false;
+  if (r.file_info.GetInt64(fileinfo::kDeleteFamilyCount).value_or(-1) == 0) return false;
   if (!r.delete_family_bloom) return true;
   return r.BloomCheck(*r.delete_family_bloom, true, row, row);
 }

@@ -176,12 +176,12 @@ TEST(Reader, RiverbedSimpleFile) {
   }
   EXPECT_EQ(i, 10);
   for (int k = 0; k < 10; ++k) {
-    auto b = r->BloomMightContain(fmt::format("row-{:02d}", k));
+    auto b = r->BloomMightContainRow(fmt::format("row-{:02d}", k));
     ASSERT_TRUE(b.ok()) << b.status().ToString();
     EXPECT_TRUE(*b);
   }
   // Past LAST_BLOOM_KEY the answer is certain.
-  EXPECT_FALSE(*r->BloomMightContain("row-10"));
+  EXPECT_FALSE(*r->BloomMightContainRow("row-10"));
 }
 
 TEST(Reader, RiverbedSeekFile) {
@@ -237,7 +237,8 @@ TEST(Reader, MetaFilesWithRowIndexAndRowColBloom) {
     EXPECT_EQ(s.count, 10u);
     auto it = r->NewIterator();
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      auto b = r->BloomMightContain(it->cell().row(), it->cell().family(), it->cell().qualifier());
+      auto b = r->BloomMightContainColumn(it->cell().row(), it->cell().family(),
+                                          it->cell().qualifier());
       ASSERT_TRUE(b.ok()) << b.status().ToString();
       EXPECT_TRUE(*b);
     }

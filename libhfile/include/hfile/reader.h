@@ -64,11 +64,14 @@ class Reader {
   // NotFound if there is no meta block of that name.
   Result<std::string> ReadMetaBlock(const std::string& name) const;
 
-  // What the general bloom says of a row (ROW, ROWPREFIX_FIXED_LENGTH) or a row and column
-  // (ROWCOL): false only when the cell is certainly absent. True when the file has no bloom.
-  Result<bool> BloomMightContain(const Slice& row, const Slice& family = {},
-                                 const Slice& qualifier = {}) const;
-  // The delete-family bloom: false only when the row certainly has no DeleteFamily marker.
+  // The general bloom's answer for a Get, as HBase's StoreFileReader decides it: false only
+  // when the file certainly holds no cell the Get asks for. A whole-row (or whole-family) Get:
+  Result<bool> BloomMightContainRow(const Slice& row) const;
+  // A Get of one column (ROWCOL blooms use the qualifier; ROW and ROWPREFIX only the row):
+  Result<bool> BloomMightContainColumn(const Slice& row, const Slice& family,
+                                       const Slice& qualifier) const;
+  // The delete-family bloom: false only when the row certainly has no DeleteFamily or
+  // DeleteFamilyVersion marker in this file.
   Result<bool> DeleteFamilyBloomMightContain(const Slice& row) const;
 
   struct Rep;
