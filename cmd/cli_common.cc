@@ -2,7 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <ostream>
+
+#include "hfile/escape.h"
 
 namespace hfile::cli {
 
@@ -31,5 +35,34 @@ void PrintError(std::ostream& err, const std::string& tool, const Status& s) {
 }
 
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+Result<std::vector<std::string>> ListRegionStoreFiles(const std::string& region_dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(region_dir, ec)) {
+    return Status::NotFound(region_dir, "not a region directory");
+  }
+  std::vector<std::string> files;
+  for (const auto& fam : fs::directory_iterator(region_dir, ec)) {
+    const std::string name = fam.path().filename().string();
+    if (!fam.is_directory() || name.empty() || name[0] == '.' || name == "recovered.edits") continue;
+    for (const auto& f : fs::directory_iterator(fam.path(), ec)) {
+      const std::string fname = f.path().filename().string();
+      if (f.is_regular_file() && !fname.empty() && fname[0] != '.') files.push_back(f.path().string());
+    }
+  }
+  if (ec) return Status::IOError(region_dir, ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Result<std::string> ParseBytesArg(const std::string& text, bool hex) {
+  auto bytes = hex ? FromHex(text) : FromStringBinary(text);
+  if (!bytes) {
+    return Status::InvalidArgument(
+        "cannot parse '" + text + "' as " + (hex ? "hex" : "bytes with \\xNN escapes"));
+  }
+  return *bytes;
+}
 
 }  // namespace hfile::cli

@@ -10,6 +10,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "hfile/status.h"
 
@@ -28,6 +29,17 @@ int WorseExitCode(int a, int b);
 void PrintError(std::ostream& err, const std::string& tool, const Status& s);
 // True iff stderr is a terminal (progress output goes there only then).
 bool StderrIsTerminal();
+
+// The store files of a region directory: <region>/<family>/<file>, skipping HBase's own
+// bookkeeping (.regioninfo, .tmp, recovered.edits, dot files). Sorted.
+Result<std::vector<std::string>> ListRegionStoreFiles(const std::string& region_dir);
+
+// Parses a row/key given on the command line: hex when `hex`, else HBase's \xNN escapes.
+Result<std::string> ParseBytesArg(const std::string& text, bool hex);
+
+// The tools, runnable in-process: each parses argv, does its work, returns its exit code.
+int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 

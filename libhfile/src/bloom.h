@@ -1,11 +1,20 @@
 // Bloom filters: HBase's hash functions, the compound Bloom filter (version 3) that HBase keeps in
 // BLMFBLK2 chunk blocks indexed by a BLMFMET2 / DFBLMET2 meta block, and the bloom keys per type.
 //
-// Bloom meta body (BLMFMET2 / DFBLMET2):
-//   int32 version (3) | int64 totalByteSize | int32 hashCount | int32 hashType
-//   int64 totalKeyCount | int64 totalMaxKeys | int32 numChunks
-//   VInt+bytes comparator class name ("" raw bytes, else the cell comparator)
-//   numChunks x { int64 chunkOffset | int32 chunkOnDiskSizeWithHeader | VInt+bytes firstKey }
+// Bloom meta body (BLMFMET2 / DFBLMET2), all integers big-endian:
+//
+//   +---------+---------------+-----------+----------+---------------+--------------+-----------+
+//   | version | totalByteSize | hashCount | hashType | totalKeyCount | totalMaxKeys | numChunks |
+//   | int32=3 | int64         | int32     | int32    | int64         | int64        | int32     |
+//   +---------+---------------+-----------+----------+---------------+--------------+-----------+
+//   | comparator class name: VInt length + bytes ("" = chunk keys compare as raw bytes)        |
+//   +------------------------------------------------------------------------------------------+
+//   | numChunks x { int64 chunkOffset | int32 chunkOnDiskSizeWithHeader | VInt+bytes firstKey } |
+//   +------------------------------------------------------------------------------------------+
+//
+// A BLMFBLK2 chunk body is the raw bit array; bit p is (byte[p >> 3] >> (p & 7)) & 1.
+// For a key: h1 = hash(key, 0), h2 = hash(key, h1); probe i (0 <= i < hashCount) tests bit
+// abs(int32(h1 + i * h2) % (8 * chunkBytes)) with Java int wrap-around and Java remainder.
 #ifndef HFILE_SRC_BLOOM_H_
 #define HFILE_SRC_BLOOM_H_
 
@@ -29,14 +38,35 @@ int32_t JenkinsHash(const char* data, size_t n, int32_t seed);
 int32_t Hash(HashType type, const char* data, size_t n, int32_t seed);
 
 // The bytes HBase hashes for a cell, per bloom type:
-//   ROW: the row; ROWPREFIX_FIXED_LENGTH: the first min(prefix_len, rowlen) bytes;
-//   ROWCOL: key(row, empty family, qualifier, LATEST_TIMESTAMP, Maximum).
+//   ROW (and the delete-family bloom): the row;
+//   ROWPREFIX_FIXED_LENGTH: the first min(prefix_length, rowlen) bytes of the row;
+//   ROWCOL: key(row, EMPTY family, qualifier, LATEST_TIMESTAMP, Maximum).
 void AppendBloomHashKey(BloomType type, int prefix_length, const Slice& row,
                         const Slice& qualifier, std::string* dst);
-// The bytes HBase stores as a chunk's first key / LAST_BLOOM_KEY:
-//   ROW/ROWPREFIX: as above; ROWCOL: key(row, family, qualifier, LATEST_TIMESTAMP, Maximum).
+// The bytes HBase stores as a chunk's first key / LAST_BLOOM_KEY and searches the chunk index
+// with. They equal the hash key for every type: for ROWCOL HBase builds them with
+// createFirstOnRowCol(cell), which drops the family, so `family` is ignored (it is accepted so
+// that call sites read naturally; confirmed on an HBase-written ROWCOL file).
 void AppendBloomIndexKey(BloomType type, int prefix_length, const Slice& row,
                          const Slice& family, const Slice& qualifier, std::string* dst);
+
+// Chunk geometry for one error rate, as BloomFilterUtil.createBySize computes it.
+struct BloomChunkParams {
+  int32_t byte_size = 0;   // bytes of an unfolded chunk
+  int32_t hash_count = 0;
+  int32_t max_keys = 0;    // keys per unfolded chunk
+};
+// `error_rate` is the per-lookup rate (see BloomErrorRate); byte_size_hint is
+// io.storefile.bloom.block.size and max_fold io.storefile.bloom.max.fold.
+BloomChunkParams ComputeBloomChunkParams(int32_t byte_size_hint, float error_rate, int max_fold);
+// The rate HBase sizes a bloom of `type` with, given io.storefile.bloom.error.rate: the value is
+// read as a Java float; for ROWCOL it becomes (float)(1 - sqrt(1 - err)) (a ROWCOL lookup probes
+// twice).
+float BloomErrorRate(BloomType type, double configured_error_rate);
+// BloomFilterChunk.compactBloom: while the size is even and max_keys > 2 * key_count, halves
+// size and max_keys, then ORs the pieces into the first one and truncates `bits`.
+// Does nothing when key_count is 0.
+void FoldBloomChunk(std::string* bits, int32_t key_count, int32_t* max_keys);
 
 // The decoded bloom meta block.
 struct BloomMeta {
@@ -54,16 +84,34 @@ struct BloomMeta {
   };
   std::vector<Chunk> chunks;
 
-  // Parses a BLMFMET2 / DFBLMET2 body; Corruption on any inconsistency (bounded counts).
+  // Parses a BLMFMET2 / DFBLMET2 body and advances `input` past it (trailing bytes are left,
+  // as HBase ignores them). Corruption on any inconsistency: version != 3, negative sizes or
+  // counts, hash_count outside 1..64, unknown hash type, more chunks than the remaining bytes
+  // can hold, chunk keys that are not KeyValue keys under a cell comparator. NotSupported for a
+  // comparator class name this library does not know.
   Status DecodeFrom(Slice* input);
   void EncodeTo(std::string* dst) const;
-  // The chunk that would hold `index_key`: last chunk whose first key <= index_key, or -1.
+  // The chunk that would hold `index_key`: last chunk whose first key <= index_key, or -1 (HBase
+  // then answers "not in the file"). Keys compare as raw bytes when comparator_class_name is
+  // empty, else with the named cell order (REQUIRES: index_key is then a KeyValue key; an
+  // invalid one yields -1). Allocates nothing.
   int FindChunk(const Slice& index_key) const;
 };
 
-// True unless the bits for `hash_key` are not all set in `chunk` (the chunk block's body).
+// True unless the bits for `hash_key` are not all set in `chunk` (the chunk block's body, whose
+// length gives the bit count). An empty chunk or hash_count <= 0 answers true: a reader must
+// never turn bad metadata into a false negative (HBase itself would throw on an empty chunk).
+// Allocates nothing.
 bool BloomChunkMightContain(const Slice& chunk, const Slice& hash_key, int32_t hash_count,
                             HashType hash_type);
+
+// How HBase's StoreFileReader answers with a general bloom (for callers assembling a lookup):
+//   ROW / ROWPREFIX: "absent" if the key is > LAST_BLOOM_KEY (raw bytes); else FindChunk on the
+//     key (-1 -> absent), then BloomChunkMightContain on that chunk.
+//   ROWCOL: k = key(row, "", qualifier, LATEST, Maximum), r = key(row, "", "", LATEST, Maximum);
+//     "absent" if r > LAST_BLOOM_KEY (the file's cell order); else present iff k or r passes (r: a
+//     DeleteFamily has an empty qualifier).
+//   delete-family bloom: as ROW on the row, without LAST_BLOOM_KEY.
 
 // Builds a compound Bloom filter as HBase's CompoundBloomFilterWriter does: chunks of
 // byte_size bytes receive keys until full, are folded, and are handed out for writing as
@@ -73,14 +121,20 @@ class BloomWriter {
   struct Options {
     BloomType type = BloomType::kRow;
     int prefix_length = 0;        // ROWPREFIX_FIXED_LENGTH
-    double error_rate = 0.01;     // io.storefile.bloom.error.rate
+    double error_rate = 0.01;     // io.storefile.bloom.error.rate (used as a Java float)
     int max_fold = 7;             // io.storefile.bloom.max.fold
     int chunk_byte_size = 131072; // io.storefile.bloom.block.size
     HashType hash_type = HashType::kMurmur;
     bool delete_family = false;   // the delete-family bloom (ROW semantics, empty comparator)
   };
+  // REQUIRES: 0 < error_rate < 1, chunk_byte_size > 0, 0 <= max_fold <= 30.
   explicit BloomWriter(const Options& options);
   ~BloomWriter();
+  BloomWriter(const BloomWriter&) = delete;
+  BloomWriter& operator=(const BloomWriter&) = delete;
+
+  // Geometry of an unfolded chunk.
+  const BloomChunkParams& params() const;
 
   // Adds a key: hash_key is what is hashed, index_key what the chunk index stores.
   // The caller skips keys equal to the previous one.
@@ -95,7 +149,9 @@ class BloomWriter {
   void ChunkWritten(uint64_t offset, uint32_t on_disk_size_with_header);
   // Closes the current partial chunk (if it has keys) so that it becomes ready.
   void FinishChunks();
-  // The meta block body. REQUIRES: every chunk written.
+  // The meta block body. REQUIRES: every chunk written. The comparator name written is "" for
+  // ROW, ROWPREFIX and the delete-family bloom, "org.apache.hadoop.hbase.CellComparatorImpl"
+  // for ROWCOL (also in hbase:meta files).
   void EncodeMeta(std::string* dst) const;
 
  private:

@@ -69,6 +69,7 @@ class DataBlockEncoder {
   virtual void Finish(std::string* body) = 0;
 };
 
+// nullptr for PREFIX_TREE (and ids the format does not define).
 std::unique_ptr<DataBlockEncoder> NewDataBlockEncoder(DataBlockEncoding encoding,
                                                       const CellFormat& format);
 

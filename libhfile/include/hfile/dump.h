@@ -1,0 +1,50 @@
+// DumpFile: what `hfile dump` shows of one HFile, as text in HFilePrettyPrinter's layout or as
+// JSON lines. All the logic of the tool lives here so that it is tested in-process.
+#ifndef HFILE_DUMP_H_
+#define HFILE_DUMP_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+
+#include "hfile/reader.h"
+#include "hfile/status.h"
+
+namespace hfile {
+
+enum class ByteFormat : uint8_t { kEscaped, kHex };  // \xNN (Bytes.toStringBinary) or hex
+
+struct DumpOptions {
+  bool print_cells = false;          // -p: keys and values
+  bool print_keys = false;           // -e: keys only
+  bool print_meta = false;           // -m: trailer, file info, mid-key, blooms
+  bool print_block_index = false;    // -b: every level of the data index and the meta index
+  bool print_block_headers = false;  // -h: the header of every block in the file
+  bool check_row_order = false;      // -k: report rows out of order
+  bool print_stats = false;          // -s: size statistics and the largest rows
+  bool verbose = false;              // -v
+  bool json = false;                 // JSON lines instead of text
+  ByteFormat byte_format = ByteFormat::kEscaped;
+  // Cell selection. Rows are raw bytes; from is inclusive, to exclusive.
+  std::optional<std::string> seek_row;  // -w: only this row
+  std::optional<std::string> from_row;
+  std::optional<std::string> to_row;
+  std::optional<std::string> prefix;
+  uint64_t limit = 0;  // at most this many cells (0: all)
+  ReaderOptions reader;
+};
+
+struct DumpResult {
+  uint64_t cells_scanned = 0;
+  uint64_t order_violations = 0;  // found by check_row_order
+};
+
+// Dumps `path` to `out`; warnings found by -k go to `err`. Returns the first error that stopped
+// the dump (what was printed up to then stays printed).
+Status DumpFile(const std::string& path, const DumpOptions& options, std::ostream& out,
+                std::ostream& err, DumpResult* result);
+
+}  // namespace hfile
+
+#endif  // HFILE_DUMP_H_

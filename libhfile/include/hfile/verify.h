@@ -1,0 +1,51 @@
+// VerifyFile: checks one HFile and says exactly what is wrong and where.
+//
+// Checked: the trailer; every block's header, checksums and decompression; the prevBlockOffset
+// chains; that blocks tile the file up to the trailer; every index entry (all levels) points at
+// a block of the right type and size; index keys bracket their data blocks; cells are
+// well-formed and in order within and across blocks; entry count, first and last key, average
+// lengths, TIMERANGE, MAX_MEMSTORE_TS, MAX_TAGS_LEN, EARLIEST_PUT_TS and DELETE_FAMILY_COUNT
+// agree with the cells; every cell is found by the blooms (no false negatives).
+#ifndef HFILE_VERIFY_H_
+#define HFILE_VERIFY_H_
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "hfile/reader.h"
+#include "hfile/status.h"
+
+namespace hfile {
+
+struct VerifyOptions {
+  bool check_blooms = true;
+  size_t max_problems = 100;  // stop listing after this many (the count stays exact)
+  ReaderOptions reader;
+};
+
+struct VerifyProblem {
+  std::string what;
+  int64_t offset = -1;     // file offset of the block concerned, -1 if none
+  std::string block;       // block type name, empty if none
+};
+
+struct VerifyReport {
+  std::string path;
+  Status open_status;      // not OK: the file could not be opened at all
+  std::vector<VerifyProblem> problems;
+  uint64_t problem_count = 0;
+  uint64_t blocks = 0, data_blocks = 0, cells = 0;
+
+  bool clean() const { return open_status.ok() && problem_count == 0; }
+};
+
+VerifyReport VerifyFile(const std::string& path, const VerifyOptions& options);
+
+// Text: "<path>: OK (...)" or one line per problem. JSON: one object per file.
+void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out);
+
+}  // namespace hfile
+
+#endif  // HFILE_VERIFY_H_

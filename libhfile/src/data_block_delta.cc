@@ -1,0 +1,226 @@
+#include "data_block_delta.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "coding.h"
+
+namespace hfile {
+namespace {
+
+size_t CommonBytes(const char* a, const char* b, size_t n) {
+  size_t i = 0;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+}  // namespace
+
+size_t FlatKeyCommonPrefix(const Slice& cur, const Slice& prev, bool with_ts_type) {
+  const size_t row_len = KeyRowLength(cur);
+  if (row_len != KeyRowLength(prev)) return cur[0] == prev[0] ? 1 : 0;
+  const size_t row_common = CommonBytes(cur.data() + 2, prev.data() + 2, row_len);
+  size_t n = 2 + row_common;
+  if (row_common != row_len) return n;
+  n += 1 + cur.byte(2 + row_len);  // family: bypassFamilyCheck, one family per file
+  const Slice q1 = KeyQualifier(cur), q2 = KeyQualifier(prev);
+  const size_t q_common = CommonBytes(q1.data(), q2.data(), std::min(q1.size(), q2.size()));
+  n += q_common;
+  if (!with_ts_type || std::max(q1.size(), q2.size()) != q_common) return n;
+  const size_t ts_common = CommonBytes(cur.end() - 9, prev.end() - 9, 8);
+  n += ts_common;
+  if (ts_common != 8) return n;
+  if (KeyTypeByte(cur) == KeyTypeByte(prev)) n += 1;
+  return n;
+}
+
+void EncodeDiffKeyHead(const Slice& key, size_t common, std::string* dst) {
+  const size_t row_end = 2 + KeyRowLength(key);
+  const Slice qualifier = KeyQualifier(key);
+  if (common < row_end) {
+    // The rest of the row-length field and of the row, then the whole qualifier; the family is
+    // omitted (writeRowKeyExcludingCommon + writeQualifier).
+    dst->append(key.data() + common, row_end - common);
+    dst->append(qualifier.data(), qualifier.size());
+  } else {
+    const size_t qual_common = common - row_end - 1 - key.byte(row_end);
+    dst->append(qualifier.data() + qual_common, qualifier.size() - qual_common);
+  }
+}
+
+bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, uint32_t klen,
+                       uint32_t common, bool first, std::string* key, const char** why) {
+  if (klen < kKeyInfrastructureSize) {
+    *why = "key length < 12";
+    return false;
+  }
+  if (first && common != 0) {
+    *why = "first cell of the block has a common prefix";
+    return false;
+  }
+  auto read = [&](size_t n) {
+    if (n > in->size()) return false;
+    key->append(in->data(), n);
+    in->remove_prefix(n);
+    return true;
+  };
+  const size_t prev_row_end = first ? 0 : 2 + KeyRowLength(prev_key);
+  if (first || common < prev_row_end) {
+    key->assign(prev_key.data(), common);
+    if (common < 2 && !read(2 - common)) {
+      *why = "truncated row length";
+      return false;
+    }
+    const size_t row_end = 2 + KeyRowLength(Slice(*key));
+    if (!read(row_end - key->size())) {
+      *why = "truncated row";
+      return false;
+    }
+    if (size_t{klen} < row_end + family.size() + 9) {
+      *why = "key length too small for its row and family";
+      return false;
+    }
+    key->append(family.data(), family.size());
+    if (!read(klen - 9 - key->size())) {
+      *why = "truncated qualifier";
+      return false;
+    }
+  } else {
+    if (common > prev_key.size() - 9) {
+      *why = "common prefix longer than the previous key's row, family and qualifier";
+      return false;
+    }
+    if (common > klen - 9) {
+      *why = "common prefix longer than the key";
+      return false;
+    }
+    key->assign(prev_key.data(), common);
+    if (!read(klen - 9 - common)) {
+      *why = "truncated qualifier";
+      return false;
+    }
+  }
+  return true;
+}
+
+DeltaBlockEncoder::DeltaBlockEncoder(DataBlockEncoding encoding, const CellFormat& format,
+                                     bool keep_prev_value)
+    : encoding_(encoding), format_(format), keep_prev_value_(keep_prev_value) {}
+
+void DeltaBlockEncoder::Reset() {
+  data_.clear();
+  count_ = 0;
+  unencoded_ = 0;
+  dict_.Clear();
+}
+
+void DeltaBlockEncoder::Add(const Cell& cell) {
+  EncodeKeyValue(cell);
+  if (format_.include_tags) {
+    PutCompressedInt(&data_, static_cast<uint32_t>(cell.tags.size()));
+    if (!cell.tags.empty()) {
+      if (format_.tags_compressed) CompressTags(cell.tags, &dict_, &data_);
+      else data_.append(cell.tags.data(), cell.tags.size());
+    }
+  }
+  if (format_.include_mvcc) PutVLong(&data_, static_cast<int64_t>(cell.sequence_id));
+  unencoded_ += UnencodedCellSize(cell, format_);
+  prev_key_.assign(cell.key.data(), cell.key.size());
+  if (keep_prev_value_) prev_value_.assign(cell.value.data(), cell.value.size());
+  ++count_;
+}
+
+void DeltaBlockEncoder::Finish(std::string* body) {
+  PutFixed16BE(body, static_cast<uint16_t>(encoding_));
+  PutFixed32BE(body, static_cast<uint32_t>(unencoded_));
+  body->append(data_);
+}
+
+DeltaBlockDecoder::DeltaBlockDecoder(DataBlockEncoding encoding, const CellFormat& format)
+    : encoding_(encoding), format_(format) {}
+
+Status DeltaBlockDecoder::Reset(const Slice& body) {
+  body_ = body;
+  in_ = Slice();
+  ordinal_ = 0;
+  key_ = value_ = Slice();
+  dict_.Clear();
+  status_ = Status::OK();
+  if (body.size() < 6 || DecodeFixed16BE(body.data()) != static_cast<uint16_t>(encoding_)) {
+    return status_ = Status::Corruption(fmt::format(
+        "{} data block (body of {} bytes): {}", DataBlockEncodingName(encoding_), body.size(),
+        body.size() < 6 ? "shorter than its 6-byte header" : "starts with another encoding id"));
+  }
+  in_ = body.sub(6);  // the unencodedSize int32 is only an allocation hint
+  if (!StartBlock()) {
+    status_ = CellCorruption(0, offset(), "truncated block header");
+    in_ = Slice();
+  }
+  return status_;
+}
+
+bool DeltaBlockDecoder::Read(size_t n, std::string* dst) {
+  if (n > in_.size()) return false;
+  dst->append(in_.data(), n);
+  in_.remove_prefix(n);
+  return true;
+}
+
+bool DeltaBlockDecoder::Next(Cell* cell) {
+  if (!status_.ok() || in_.empty()) return false;
+  const char* why = nullptr;
+  if (!DecodeKeyValue(&why) || !DecodeSuffix(cell, &why)) {
+    status_ = CellCorruption(ordinal_, offset(), why);
+    in_ = Slice();
+    return false;
+  }
+  cell->key = key_;
+  cell->value = value_;
+  ++ordinal_;
+  return true;
+}
+
+bool DeltaBlockDecoder::DecodeSuffix(Cell* cell, const char** why) {
+  if (!IsValidKey(key_)) {
+    *why = "row/family lengths inconsistent with the key length";
+    return false;
+  }
+  cell->tags = Slice();
+  if (format_.include_tags) {
+    uint32_t tags_length;
+    if (!GetCompressedInt(&in_, &tags_length)) {
+      *why = "bad tags length";
+      return false;
+    }
+    if (tags_length > kMaxTagsLength) {
+      *why = "tags length > 65535";
+      return false;
+    }
+    if (tags_length > 0) {
+      if (format_.tags_compressed) {
+        if (!UncompressTags(&in_, tags_length, &dict_, &tags_buf_, why)) return false;
+        cell->tags = Slice(tags_buf_);
+      } else {
+        if (tags_length > in_.size()) {
+          *why = "truncated tags";
+          return false;
+        }
+        cell->tags = Slice(in_.data(), tags_length);
+        in_.remove_prefix(tags_length);
+      }
+    }
+  }
+  cell->sequence_id = 0;
+  if (format_.include_mvcc) {
+    int64_t v;
+    if (!GetVLong(&in_, &v)) {
+      *why = "bad memstoreTS vlong";
+      return false;
+    }
+    cell->sequence_id = static_cast<uint64_t>(v);
+  }
+  return true;
+}
+
+}  // namespace hfile

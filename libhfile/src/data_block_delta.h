@@ -1,0 +1,120 @@
+// What PREFIX, DIFF and FAST_DIFF (HBase's "buffered" encoders) share: the block framing, the
+// per-cell suffix, and the common-prefix rule.
+//
+// Block:
+//   +---------+--------------------+-------------------------------------------+
+//   | int16BE | int32 BE           | cells: encoding-specific key/value part,  |
+//   | id      | unencodedSize      |        then the suffix below              |
+//   +---------+--------------------+-------------------------------------------+
+// Per-cell suffix:
+//   [compressedInt tagsLength, then tags raw or dictionary-compressed]   iff include_tags
+//   [vlong memstoreTS]                                                   iff include_mvcc
+//
+// Notes (hbase-common/src/main/java/org/apache/hadoop/hbase/io/encoding/
+// BufferedDataBlockEncoder.java, EncodingState.java):
+//  * unencodedSize is EncodingState.unencodedDataSizeWritten: the sum over cells of
+//    klen + vlen + 8 [+ 2 + tagsLength] [+ getVIntSize(seqId)], i.e. the NONE layout size of the
+//    same cells. It excludes the id and itself, and is the same number HBase compares with the
+//    block size to close a block. Readers only use it as an allocation hint; we ignore it.
+//  * The tags length in the suffix is a compressedInt (not the u16 of the NONE layout) and it is
+//    the *uncompressed* length even when the tags that follow are dictionary-compressed: the Java
+//    decoder decompresses until it has produced that many bytes.
+//  * The memstoreTS vlong is written whenever MVCC is included, even when it is 0.
+//  * The tag dictionary is created (or cleared) in startBlockEncoding: one per block.
+#ifndef HFILE_SRC_DATA_BLOCK_DELTA_H_
+#define HFILE_SRC_DATA_BLOCK_DELTA_H_
+
+#include <string>
+
+#include "data_block_internal.h"
+#include "tag_compression.h"
+
+namespace hfile {
+
+// PrivateCellUtil.findCommonPrefixInFlatKey(cur, prev, bypassFamilyCheck = true, with_ts_type):
+// the common prefix of two serialized keys, computed field by field. Differing row lengths give
+// the common prefix of the 2-byte lengths; otherwise row bytes; equal rows add the whole family
+// (assumed equal: one family per file); then qualifier bytes; only with_ts_type and fully equal
+// qualifiers go on into the timestamp bytes, and then the type. REQUIRES: valid keys.
+size_t FlatKeyCommonPrefix(const Slice& cur, const Slice& prev, bool with_ts_type);
+
+class DeltaBlockEncoder : public DataBlockEncoder {
+ public:
+  DeltaBlockEncoder(DataBlockEncoding encoding, const CellFormat& format, bool keep_prev_value);
+
+  void Reset() override;
+  void Add(const Cell& cell) override;
+  size_t UnencodedSize() const override { return unencoded_; }
+  // Bytes written for the cells so far (EncodingState.encodedDataSizeWritten): the body without
+  // the 6 bytes of id and unencodedSize.
+  size_t EncodedSize() const override { return data_.size(); }
+  size_t cell_count() const override { return count_; }
+  void Finish(std::string* body) override;
+
+ protected:
+  // Appends the key/value part of `cell`; prev_key_/prev_value_ hold the previous cell's key and
+  // (if keep_prev_value) value when count_ > 0.
+  virtual void EncodeKeyValue(const Cell& cell) = 0;
+
+  std::string data_;
+  std::string prev_key_;
+  std::string prev_value_;
+  size_t count_ = 0;
+
+ private:
+  const DataBlockEncoding encoding_;
+  const CellFormat format_;
+  const bool keep_prev_value_;
+  size_t unencoded_ = 0;
+  TagDictionary dict_;
+};
+
+class DeltaBlockDecoder : public DataBlockDecoder {
+ public:
+  DeltaBlockDecoder(DataBlockEncoding encoding, const CellFormat& format);
+
+  Status Reset(const Slice& body) override;
+  bool Next(Cell* cell) override;
+  const Status& status() const override { return status_; }
+
+ protected:
+  // Called after the 6-byte header; may consume per-block data from in_ (DIFF's family).
+  virtual bool StartBlock() { return true; }
+  // Decodes the key and value of cell ordinal_ from in_ into key_ and value_. ordinal_ == 0 for
+  // the first cell. On malformed input sets *why and returns false.
+  virtual bool DecodeKeyValue(const char** why) = 0;
+
+  // Reads n bytes from in_ into *dst (appending); false if in_ is too short.
+  bool Read(size_t n, std::string* dst);
+  size_t offset() const { return in_.data() - body_.data(); }
+
+  Slice in_;
+  Slice key_;    // the current key (points into a decoder-owned buffer)
+  Slice value_;  // the current value (points into the body)
+  size_t ordinal_ = 0;
+  Status status_;
+
+ private:
+  bool DecodeSuffix(Cell* cell, const char** why);
+
+  const DataBlockEncoding encoding_;
+  const CellFormat format_;
+  Slice body_;
+  TagDictionary dict_;
+  std::string tags_buf_;
+};
+
+// DIFF / FAST_DIFF key reconstruction, everything but timestamp and type. `common` is the
+// encoder's FlatKeyCommonPrefix(with_ts_type = false) with `prev_key`; `family` is the family
+// field with its length byte. If the row differs (common < 2 + prevRowLength, or first cell) the
+// input holds the rest of the row-length field, the rest of the row and the full qualifier
+// (family omitted); otherwise the qualifier bytes after the common prefix. Writes the
+// klen - 9 leading key bytes to *key. On malformed input sets *why and returns false.
+bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, uint32_t klen,
+                       uint32_t common, bool first, std::string* key, const char** why);
+// The encoder side: appends the row/qualifier bytes DecodeDiffKeyHead expects.
+void EncodeDiffKeyHead(const Slice& key, size_t common, std::string* dst);
+
+}  // namespace hfile
+
+#endif  // HFILE_SRC_DATA_BLOCK_DELTA_H_

@@ -1,0 +1,177 @@
+// FAST_DIFF (id 4): like DIFF, but the timestamp is stored as the bytes after its common prefix
+// with the previous timestamp, and a repeated value is omitted.
+//
+// First cell (after the 6-byte header, see data_block_delta.h):
+//   u8 flag = 0 | compressedInt keyLength | compressedInt valueLength | compressedInt 0 |
+//   full key | value | suffix
+// Later cells:
+//   +------+-----------------+-----------------+---------------+-----------+--------------+------+---------+--------+
+//   | u8   | [compressedInt  | [compressedInt  | compressedInt | row rest +| ts BE bytes  | [u8  | [value] | suffix |
+//   | flag |  keyLength]     |  valueLength]   | common        | qualifier | [tsCommon..8)| type]|         |        |
+//   +------+-----------------+-----------------+---------------+-----------+--------------+------+---------+--------+
+// flag: 0x07 tsCommon (leading timestamp bytes shared with the previous cell), 0x08
+//       SAME_KEY_LENGTH, 0x10 SAME_VALUE_LENGTH, 0x20 SAME_TYPE, 0x40 SAME_VALUE.
+// Row rest + qualifier: see DecodeDiffKeyHead (data_block_delta.h); the family comes from the
+// previous key.
+//
+// Notes (hbase-common/src/main/java/org/apache/hadoop/hbase/io/encoding/FastDiffDeltaEncoder.java):
+//  * Unlike DIFF, the first cell carries the whole key, family included, and no family is
+//    stored at the block start.
+//  * tsCommon is capped at 7 (findCommonTimestampPrefix), so equal timestamps still write one
+//    byte.
+//  * SAME_VALUE is set whenever the value bytes equal the previous cell's, independently of
+//    SAME_TYPE; the decoded value is then the previous value.
+#include "coding.h"
+#include "data_block_delta.h"
+
+namespace hfile {
+namespace {
+
+constexpr DataBlockEncoding kEncoding = DataBlockEncoding::kFastDiff;
+constexpr uint8_t kTimestampCommonMask = 0x07;
+constexpr uint8_t kSameKeyLength = 0x08;
+constexpr uint8_t kSameValueLength = 0x10;
+constexpr uint8_t kSameType = 0x20;
+constexpr uint8_t kSameValue = 0x40;
+
+class FastDiffEncoder final : public DeltaBlockEncoder {
+ public:
+  explicit FastDiffEncoder(const CellFormat& format)
+      : DeltaBlockEncoder(kEncoding, format, /*keep_prev_value=*/true) {}
+
+ protected:
+  void EncodeKeyValue(const Cell& cell) override {
+    const Slice key = cell.key;
+    if (count_ == 0) {
+      PutFixed8(&data_, 0);
+      PutCompressedInt(&data_, static_cast<uint32_t>(key.size()));
+      PutCompressedInt(&data_, static_cast<uint32_t>(cell.value.size()));
+      PutCompressedInt(&data_, 0);
+      data_.append(key.data(), key.size());
+      data_.append(cell.value.data(), cell.value.size());
+      return;
+    }
+    const Slice prev(prev_key_);
+    const size_t common = FlatKeyCommonPrefix(key, prev, false);
+    uint8_t flag = 0;
+    if (key.size() == prev.size()) flag |= kSameKeyLength;
+    if (cell.value.size() == prev_value_.size()) flag |= kSameValueLength;
+    if (cell.type() == KeyTypeByte(prev)) flag |= kSameType;
+    const char* ts = key.end() - 9;
+    const char* prev_ts = prev.end() - 9;
+    size_t ts_common = 0;
+    while (ts_common < 7 && ts[ts_common] == prev_ts[ts_common]) ++ts_common;
+    flag |= static_cast<uint8_t>(ts_common);
+    if (cell.value == Slice(prev_value_)) flag |= kSameValue;
+
+    PutFixed8(&data_, flag);
+    if (!(flag & kSameKeyLength)) PutCompressedInt(&data_, static_cast<uint32_t>(key.size()));
+    if (!(flag & kSameValueLength)) {
+      PutCompressedInt(&data_, static_cast<uint32_t>(cell.value.size()));
+    }
+    PutCompressedInt(&data_, static_cast<uint32_t>(common));
+    EncodeDiffKeyHead(key, common, &data_);
+    data_.append(ts + ts_common, 8 - ts_common);
+    if (!(flag & kSameType)) PutFixed8(&data_, cell.type());
+    if (!(flag & kSameValue)) data_.append(cell.value.data(), cell.value.size());
+  }
+};
+
+class FastDiffDecoder final : public DeltaBlockDecoder {
+ public:
+  explicit FastDiffDecoder(const CellFormat& format) : DeltaBlockDecoder(kEncoding, format) {}
+
+ protected:
+  bool DecodeKeyValue(const char** why) override {
+    const bool first = ordinal_ == 0;
+    uint8_t flag;
+    uint32_t klen = static_cast<uint32_t>(key_.size());
+    uint32_t vlen = static_cast<uint32_t>(value_.size());
+    uint32_t common;
+    if (!GetFixed8(&in_, &flag)) {
+      *why = "truncated flag";
+      return false;
+    }
+    if (first && flag != 0) {
+      *why = "first cell of the block has a nonzero flag";
+      return false;
+    }
+    if ((!(flag & kSameKeyLength) && !GetCompressedInt(&in_, &klen)) ||
+        (!(flag & kSameValueLength) && !GetCompressedInt(&in_, &vlen)) ||
+        !GetCompressedInt(&in_, &common)) {
+      *why = "bad key/value/common lengths";
+      return false;
+    }
+    std::string* key = &bufs_[1 - cur_];
+    if (first) {
+      if (common != 0) {
+        *why = "first cell of the block has a common prefix";
+        return false;
+      }
+      if (klen < kKeyInfrastructureSize) {
+        *why = "key length < 12";
+        return false;
+      }
+      key->clear();
+      if (!Read(klen, key)) {
+        *why = "truncated key";
+        return false;
+      }
+      // The family of every later cell comes from here: check the key before relying on it.
+      if (!IsValidKey(Slice(*key))) {
+        *why = "row/family lengths inconsistent with the key length";
+        return false;
+      }
+    } else {
+      const size_t family_at = 2 + KeyRowLength(key_);
+      const Slice family(key_.data() + family_at, 1 + key_.byte(family_at));
+      if (!DecodeDiffKeyHead(&in_, key_, family, klen, common, false, key, why)) return false;
+      const size_t ts_common = flag & kTimestampCommonMask;
+      key->append(key_.end() - 9, ts_common);
+      if (!Read(8 - ts_common, key)) {
+        *why = "truncated timestamp";
+        return false;
+      }
+      uint8_t type;
+      if (flag & kSameType) {
+        type = KeyTypeByte(key_);
+      } else if (!GetFixed8(&in_, &type)) {
+        *why = "truncated type";
+        return false;
+      }
+      PutFixed8(key, type);
+    }
+    if (flag & kSameValue) {
+      if (vlen != value_.size()) {
+        *why = "SAME_VALUE with a different value length";
+        return false;
+      }
+      // value_ keeps the previous value's bytes, which live in the body.
+    } else {
+      if (vlen > in_.size()) {
+        *why = "truncated value";
+        return false;
+      }
+      value_ = Slice(in_.data(), vlen);
+      in_.remove_prefix(vlen);
+    }
+    cur_ = 1 - cur_;
+    key_ = Slice(bufs_[cur_]);
+    return true;
+  }
+
+ private:
+  std::string bufs_[2];  // the current key and the one being built, alternately
+  int cur_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<DataBlockDecoder> NewFastDiffDecoder(const CellFormat& format) {
+  return std::make_unique<FastDiffDecoder>(format);
+}
+std::unique_ptr<DataBlockEncoder> NewFastDiffEncoder(const CellFormat& format) {
+  return std::make_unique<FastDiffEncoder>(format);
+}
+
+}  // namespace hfile

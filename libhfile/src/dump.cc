@@ -1,0 +1,202 @@
+#include "hfile/dump.h"
+
+#include <fmt/format.h>
+
+#include <ostream>
+
+#include "coding.h"
+#include "dump_internal.h"
+#include "hfile/escape.h"
+
+namespace hfile {
+
+void DumpFormat::AppendBytes(std::string* dst, const Slice& b) const {
+  if (options_.byte_format == ByteFormat::kHex) {
+    dst->append(ToHex(b));
+  } else {
+    AppendStringBinary(dst, b);
+  }
+}
+
+void DumpFormat::AppendJsonBytes(std::string* dst, const char* name, const Slice& b) const {
+  dst->push_back('"');
+  dst->append(name);
+  dst->append("\":");
+  AppendJsonString(dst, Bytes(b));
+}
+
+namespace {
+std::string TimestampString(int64_t ts) {
+  if (ts == INT64_MAX) return "LATEST_TIMESTAMP";
+  if (ts == INT64_MIN) return "OLDEST_TIMESTAMP";
+  return std::to_string(ts);
+}
+
+// Calls fn(type, value) for each tag; false if the tags bytes are malformed.
+template <typename Fn>
+bool ForEachTag(Slice tags, Fn fn) {
+  while (!tags.empty()) {
+    uint16_t len;
+    if (!GetFixed16BE(&tags, &len) || len == 0 || len > tags.size()) return false;
+    fn(tags.byte(0), Slice(tags.data() + 1, len - 1u));
+    tags.remove_prefix(len);
+  }
+  return true;
+}
+}  // namespace
+
+void DumpFormat::AppendKey(std::string* dst, const Slice& key, ComparatorKind kind) const {
+  if (kind == ComparatorKind::kRawBytes || !IsValidKey(key)) {
+    AppendBytes(dst, key);
+    return;
+  }
+  AppendBytes(dst, KeyRow(key));
+  dst->push_back('/');
+  Slice family = KeyFamily(key);
+  AppendBytes(dst, family);
+  if (!family.empty()) dst->push_back(':');
+  AppendBytes(dst, KeyQualifier(key));
+  dst->push_back('/');
+  dst->append(TimestampString(KeyTimestamp(key)));
+  dst->push_back('/');
+  dst->append(KeyTypeName(KeyTypeByte(key)));
+}
+
+void DumpFormat::AppendCellText(std::string* dst, const Cell& cell, ComparatorKind kind,
+                                bool value) const {
+  dst->append("K: ");
+  AppendKey(dst, cell.key, kind);
+  dst->append(fmt::format("/vlen={}/seqid={}", cell.value.size(), cell.sequence_id));
+  if (!value) return;
+  dst->append(" V: ");
+  AppendBytes(dst, cell.value);
+  int i = 0;
+  bool ok = ForEachTag(cell.tags, [&](uint8_t type, const Slice& v) {
+    dst->append(fmt::format(" T[{}]: [Tag type : {}, value : ", i++, type));
+    AppendBytes(dst, v);
+    dst->push_back(']');
+  });
+  if (!ok) {
+    dst->append(" T: <malformed tags ");
+    AppendBytes(dst, cell.tags);
+    dst->push_back('>');
+  }
+}
+
+void DumpFormat::AppendCellJson(std::string* dst, const Cell& cell, ComparatorKind kind) const {
+  dst->append("{\"kind\":\"cell\",");
+  if (kind == ComparatorKind::kRawBytes || !IsValidKey(cell.key)) {
+    AppendJsonBytes(dst, "key", cell.key);
+  } else {
+    AppendJsonBytes(dst, "row", cell.row());
+    dst->push_back(',');
+    AppendJsonBytes(dst, "family", cell.family());
+    dst->push_back(',');
+    AppendJsonBytes(dst, "qualifier", cell.qualifier());
+    dst->append(fmt::format(",\"timestamp\":{},\"type\":\"{}\"", cell.timestamp(),
+                            KeyTypeName(cell.type())));
+  }
+  dst->push_back(',');
+  AppendJsonBytes(dst, "value", cell.value);
+  dst->append(",\"tags\":[");
+  bool first = true;
+  ForEachTag(cell.tags, [&](uint8_t type, const Slice& v) {
+    if (!first) dst->push_back(',');
+    first = false;
+    dst->append(fmt::format("{{\"type\":{},", type));
+    AppendJsonBytes(dst, "value", v);
+    dst->push_back('}');
+  });
+  dst->append(fmt::format("],\"seqid\":{}}}", cell.sequence_id));
+}
+
+namespace {
+
+// Scans the selected cells: prints them, checks order, collects stats.
+Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
+                 std::ostream& err, StatsCollector* stats, DumpResult* result) {
+  const DumpOptions& o = fmt.options();
+  const ComparatorKind kind = reader.comparator();
+  const bool keyed = kind != ComparatorKind::kRawBytes;
+  auto it = reader.NewIterator();
+  const std::optional<std::string>& start =
+      o.seek_row ? o.seek_row : o.from_row ? o.from_row : o.prefix;
+  if (start && keyed) {
+    it->Seek(FirstOnRowKey(*start));
+  } else {
+    it->SeekToFirst();
+  }
+  std::string prev_key, line;
+  bool have_prev = false;
+  uint64_t printed = 0;
+  for (; it->Valid(); it->Next()) {
+    const Cell& cell = it->cell();
+    if (keyed) {
+      Slice row = cell.row();
+      if (o.seek_row && row != Slice(*o.seek_row)) break;
+      if (o.to_row && CompareRows(kind, row, *o.to_row) >= 0) break;
+      if (o.prefix && !row.starts_with(*o.prefix)) break;
+    }
+    if (o.check_row_order && have_prev && CompareKeys(kind, prev_key, cell.key) > 0) {
+      ++result->order_violations;
+      line.clear();
+      if (o.json) {
+        line = "{\"kind\":\"order_violation\",";
+        fmt.AppendJsonBytes(&line, "previous", prev_key);
+        line.push_back(',');
+        fmt.AppendJsonBytes(&line, "current", cell.key);
+        line += "}\n";
+        out << line;
+      } else {
+        line = "WARNING, previous key is greater than current key\n\tfilename -> " +
+               reader.path() + "\n\tprevious -> ";
+        fmt.AppendKey(&line, prev_key, kind);
+        line += "\n\tcurrent  -> ";
+        fmt.AppendKey(&line, cell.key, kind);
+        err << line << "\n";
+      }
+    }
+    if (stats) stats->Add(cell, kind);
+    if (o.print_cells || o.print_keys) {
+      line.clear();
+      if (o.json) {
+        fmt.AppendCellJson(&line, cell, kind);
+      } else {
+        fmt.AppendCellText(&line, cell, kind, o.print_cells);
+      }
+      line.push_back('\n');
+      out << line;
+    }
+    if (o.check_row_order) {
+      prev_key.assign(cell.key.data(), cell.key.size());
+      have_prev = true;
+    }
+    ++result->cells_scanned;
+    if (o.limit && ++printed >= o.limit) break;
+  }
+  return it->status();
+}
+
+}  // namespace
+
+Status DumpFile(const std::string& path, const DumpOptions& options, std::ostream& out,
+                std::ostream& err, DumpResult* result) {
+  DumpResult local;
+  if (!result) result = &local;
+  DumpFormat fmt(options);
+  if (options.verbose && !options.json) out << "Scanning -> " << path << "\n";
+  HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(path, options.reader));
+  const bool scan = options.print_cells || options.print_keys || options.check_row_order ||
+                    options.print_stats || options.verbose || options.seek_row.has_value();
+  std::unique_ptr<StatsCollector> stats;
+  if (options.print_stats) stats = std::make_unique<StatsCollector>();
+  Status s;
+  if (scan) s = ScanCells(*reader, fmt, out, err, stats.get(), result);
+  if (options.print_meta) DumpMeta(*reader, fmt, out);
+  if (s.ok() && options.print_block_index) s = DumpBlockIndex(*reader, fmt, out);
+  if (s.ok() && options.print_block_headers) s = DumpBlockHeaders(*reader, fmt, out);
+  if (stats) stats->Print(fmt, out);
+  return s;
+}
+
+}  // namespace hfile

@@ -1,0 +1,419 @@
+#include "hfile/verify.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <ostream>
+
+#include "hfile/escape.h"
+#include "verify_internal.h"
+
+namespace hfile {
+namespace {
+
+// Streams every block of the file once, checking blocks, index, cells and blooms as it goes.
+class Verifier {
+ public:
+  Verifier(const Reader& reader, const VerifyOptions& options, VerifyReport* report)
+      : r_(reader.rep()),
+        options_(options),
+        report_(report),
+        reader_(r_.NewBlockReader()),
+        index_(r_, Sink()),
+        decoder_(r_.cell_format) {
+    keyed_ = r_.comparator != ComparatorKind::kRawBytes;
+    if (options.check_blooms && r_.general_bloom && keyed_) {
+      general_.emplace(r_, *r_.general_bloom, r_.bloom_type != BloomType::kRowCol, "general", Sink());
+    }
+    if (options.check_blooms && r_.delete_family_bloom && keyed_) {
+      delete_family_.emplace(r_, *r_.delete_family_bloom, true, "delete-family", Sink());
+    }
+  }
+
+  void Run() {
+    WalkBlocks();
+    CheckIndexEnd();
+    CheckFileInfo();
+    CheckBlooms();
+    CheckMetaIndex();
+  }
+
+ private:
+  ProblemSink Sink() {
+    return [this](int64_t offset, const char* block, std::string what) {
+      Problem(offset, block ? block : "", std::move(what));
+    };
+  }
+  void Problem(int64_t offset, std::string_view block, std::string what) {
+    if (report_->problems.size() < options_.max_problems) {
+      report_->problems.push_back({std::move(what), offset, std::string(block)});
+    }
+    ++report_->problem_count;
+  }
+
+  void WalkBlocks();
+  void CheckDataBlock(const Block& b);
+  void CheckCell(const Cell& cell, const Block& b, uint64_t ordinal);
+  void CheckIndexEnd();
+  void CheckFileInfo();
+  void CheckBlooms();
+  void CheckMetaIndex();
+
+  const Reader::Rep& r_;
+  const VerifyOptions& options_;
+  VerifyReport* report_;
+  BlockReader reader_;
+  IndexWalker index_;
+  BlockCellDecoder decoder_;
+  std::optional<BloomScanner> general_, delete_family_;
+  bool keyed_ = true;
+
+  // What the walk learned.
+  std::map<uint64_t, std::pair<BlockType, uint64_t>> meta_blocks_;  // offset -> (type, size)
+  int64_t first_data_offset_ = -1, last_data_offset_ = -1;
+  uint64_t data_index_bytes_ = 0;
+  bool index_exhausted_ = false;
+
+  // What the cells say.
+  std::string prev_key_, first_key_, block_index_key_, prev_block_last_key_;
+  std::string prev_bloom_key_, prev_df_row_;
+  bool have_prev_ = false, have_prev_bloom_ = false, have_prev_df_ = false;
+  uint64_t order_errors_ = 0, key_sum_ = 0, value_sum_ = 0;
+  TimeRange time_range_;
+  uint64_t max_seq_id_ = 0;
+  uint32_t max_tags_len_ = 0;
+  int64_t earliest_put_ = INT64_MAX;
+  int64_t delete_family_count_ = 0;
+  std::string bloom_hash_, bloom_index_;
+};
+
+void Verifier::WalkBlocks() {
+  const Trailer& t = r_.trailer;
+  const uint64_t end = r_.block_options.section_end;
+  std::map<BlockType, int64_t> prev_in_chain;
+  Block b;
+  bool data_index_root_seen = false;
+  uint64_t offset = 0;
+  while (offset < end) {
+    Status s = reader_.ReadBlock(offset, 0, &b);
+    if (!s.ok()) {
+      Problem(static_cast<int64_t>(offset), "", s.message());
+      BlockHeader h;  // a readable header still lets the walk step over the damaged block
+      if (!reader_.ReadHeader(offset, &h).ok()) return;
+      offset += h.on_disk_size_with_header();
+      ++report_->blocks;
+      continue;
+    }
+    const BlockHeader& h = b.header;
+    const std::string_view type = BlockTypeName(h.type);
+    ++report_->blocks;
+    auto chain = prev_in_chain.find(BlockTypeChainId(h.type));
+    int64_t expected_prev = chain == prev_in_chain.end() ? -1 : chain->second;
+    if (h.prev_block_offset != expected_prev) {
+      Problem(static_cast<int64_t>(offset), type,
+              fmt::format("prevBlockOffset is {}, the previous block of its type is at {}",
+                          h.prev_block_offset, expected_prev));
+    }
+    prev_in_chain[BlockTypeChainId(h.type)] = static_cast<int64_t>(offset);
+    if (offset < t.load_on_open_data_offset &&
+        offset + h.on_disk_size_with_header() > t.load_on_open_data_offset) {
+      Problem(static_cast<int64_t>(offset), type,
+              fmt::format("block overlaps the load-on-open section starting at {}",
+                          t.load_on_open_data_offset));
+    }
+    switch (h.type) {
+      case BlockType::kData:
+      case BlockType::kEncodedData:
+        if (first_data_offset_ < 0) first_data_offset_ = static_cast<int64_t>(offset);
+        last_data_offset_ = static_cast<int64_t>(offset);
+        ++report_->data_blocks;
+        CheckDataBlock(b);
+        break;
+      case BlockType::kLeafIndex:
+      case BlockType::kIntermediateIndex:
+        data_index_bytes_ += h.uncompressed_size_without_header;
+        break;
+      case BlockType::kRootIndex:
+        if (!data_index_root_seen && offset == t.load_on_open_data_offset) {
+          data_index_bytes_ += h.uncompressed_size_without_header;
+          data_index_root_seen = true;
+        }
+        break;
+      case BlockType::kMeta:
+        meta_blocks_[offset] = {h.type, h.on_disk_size_with_header()};
+        break;
+      default:
+        break;
+    }
+    offset += h.on_disk_size_with_header();
+  }
+  if (offset != end) {
+    Problem(static_cast<int64_t>(offset), "",
+            fmt::format("the last block ends at {}, past the trailer at {}", offset, end));
+  }
+}
+
+void Verifier::CheckDataBlock(const Block& b) {
+  const int64_t off = static_cast<int64_t>(b.offset);
+  const std::string_view type = BlockTypeName(b.header.type);
+  uint64_t entry_offset = 0;
+  uint32_t entry_size = 0;
+  bool indexed = !index_exhausted_ && index_.Next(&entry_offset, &entry_size, &block_index_key_);
+  if (!indexed) {
+    index_exhausted_ = true;
+    Problem(off, type, "data block is not in the data index");
+  } else if (entry_offset != b.offset || entry_size != b.header.on_disk_size_with_header()) {
+    Problem(off, type, fmt::format("data index entry points at offset {} size {}, but the next "
+                                   "data block is at {} size {}",
+                                   entry_offset, entry_size, b.offset,
+                                   b.header.on_disk_size_with_header()));
+  }
+  Status s = decoder_.Reset(b);
+  uint64_t n = 0;
+  Cell cell;
+  while (s.ok() && decoder_.Next(&cell)) {
+    if (n == 0 && indexed && keyed_) {
+      if (r_.CompareKeys(block_index_key_, cell.key) > 0) {
+        Problem(off, type, "index key is greater than the block's first key");
+      }
+      if (!prev_block_last_key_.empty() && r_.CompareKeys(block_index_key_, prev_block_last_key_) <= 0) {
+        Problem(off, type, "index key is not greater than the previous block's last key");
+      }
+      if (report_->data_blocks == 1 && Slice(block_index_key_) != cell.key) {
+        Problem(off, type, "first index key differs from the file's first key (HBase takes the "
+                           "index key as the first key)");
+      }
+    }
+    CheckCell(cell, b, n++);
+  }
+  if (s.ok()) s = decoder_.status();
+  if (!s.ok()) Problem(off, type, fmt::format("cell {}: {}", n, s.message()));
+  if (n == 0 && s.ok()) Problem(off, type, "data block holds no cells");
+  prev_block_last_key_ = prev_key_;
+}
+
+void Verifier::CheckCell(const Cell& cell, const Block& b, uint64_t ordinal) {
+  const int64_t off = static_cast<int64_t>(b.offset);
+  ++report_->cells;
+  if (keyed_ && !IsValidKey(cell.key)) {
+    Problem(off, BlockTypeName(b.header.type), fmt::format("cell {}: malformed key", ordinal));
+    return;
+  }
+  if (have_prev_ && r_.CompareKeys(prev_key_, cell.key) > 0 && order_errors_++ < 5) {
+    Problem(off, BlockTypeName(b.header.type),
+            fmt::format("cell {} is out of order: {} after {}", ordinal,
+                        DescribeKey(cell.key, r_.comparator), DescribeKey(prev_key_, r_.comparator)));
+  }
+  if (!have_prev_) first_key_.assign(cell.key.data(), cell.key.size());
+  prev_key_.assign(cell.key.data(), cell.key.size());
+  have_prev_ = true;
+  key_sum_ += cell.key.size();
+  value_sum_ += cell.value.size();
+  max_seq_id_ = std::max(max_seq_id_, cell.sequence_id);
+  max_tags_len_ = std::max(max_tags_len_, static_cast<uint32_t>(cell.tags.size()));
+  if (!keyed_) return;
+  const uint8_t type = cell.type();
+  const int64_t ts = cell.timestamp();
+  time_range_.min = std::min(time_range_.min, ts);
+  time_range_.max = std::max(time_range_.max, ts);
+  // HBase's TimeRangeTracker counts DeleteColumn and DeleteFamily markers as reaching back to 0.
+  if (type == static_cast<uint8_t>(KeyType::kDeleteColumn) ||
+      type == static_cast<uint8_t>(KeyType::kDeleteFamily)) {
+    time_range_.min = std::min<int64_t>(time_range_.min, 0);
+  }
+  if (type == static_cast<uint8_t>(KeyType::kPut)) earliest_put_ = std::min(earliest_put_, ts);
+  const bool df = type == static_cast<uint8_t>(KeyType::kDeleteFamily) ||
+                  type == static_cast<uint8_t>(KeyType::kDeleteFamilyVersion);
+  if (df) {
+    ++delete_family_count_;
+    if (delete_family_ && (!have_prev_df_ || cell.row() != Slice(prev_df_row_))) {
+      delete_family_->Check(cell.row(), cell.row());
+      prev_df_row_ = cell.row().ToString();
+      have_prev_df_ = true;
+    }
+  }
+  if (general_) {
+    bloom_hash_.clear();
+    bloom_index_.clear();
+    AppendBloomHashKey(r_.bloom_type, r_.bloom_prefix_length, cell.row(), cell.qualifier(),
+                       &bloom_hash_);
+    AppendBloomIndexKey(r_.bloom_type, r_.bloom_prefix_length, cell.row(), cell.family(),
+                        cell.qualifier(), &bloom_index_);
+    if (!have_prev_bloom_ || Slice(bloom_hash_) != Slice(prev_bloom_key_)) {
+      general_->Check(bloom_hash_, bloom_index_);
+      prev_bloom_key_ = bloom_hash_;
+      have_prev_bloom_ = true;
+    }
+  }
+}
+
+void Verifier::CheckIndexEnd() {
+  const Trailer& t = r_.trailer;
+  uint64_t o;
+  uint32_t sz;
+  std::string k;
+  if (!index_exhausted_ && index_.Next(&o, &sz, &k)) {
+    Problem(static_cast<int64_t>(o), "",
+            "data index has entries past the last data block (pointing at a non-data block?)");
+  }
+  if (first_data_offset_ != t.first_data_block_offset) {
+    Problem(-1, "TRAILER", fmt::format("trailer first_data_block_offset is {}, the first data "
+                                       "block is at {}",
+                                       t.first_data_block_offset, first_data_offset_));
+  }
+  if (last_data_offset_ != t.last_data_block_offset) {
+    Problem(-1, "TRAILER", fmt::format("trailer last_data_block_offset is {}, the last data "
+                                       "block is at {}",
+                                       t.last_data_block_offset, last_data_offset_));
+  }
+  if (t.uncompressed_data_index_size != data_index_bytes_) {
+    Problem(-1, "TRAILER", fmt::format("trailer uncompressed_data_index_size is {}, the data "
+                                       "index blocks hold {} bytes",
+                                       t.uncompressed_data_index_size, data_index_bytes_));
+  }
+}
+
+void Verifier::CheckFileInfo() {
+  const FileInfo& fi = r_.file_info;
+  const Trailer& t = r_.trailer;
+  const uint64_t n = report_->cells;
+  auto mismatch = [&](const char* key, const std::string& stored, const std::string& actual) {
+    Problem(static_cast<int64_t>(t.file_info_offset), "FILE_INFO",
+            fmt::format("{} is {}, the cells say {}", key, stored, actual));
+  };
+  if (t.entry_count != n) mismatch("trailer entry_count", std::to_string(t.entry_count), std::to_string(n));
+  auto last = fi.Get(fileinfo::kLastKey);
+  if (n > 0 && (!last || *last != Slice(prev_key_))) {
+    // Hudi's writer stores only the row; accept that form only if the row matches.
+    bool row_only = last && keyed_ && last->size() >= 2 &&
+                    Slice(last->data() + 2, last->size() - 2) == KeyRow(prev_key_);
+    if (!row_only) {
+      mismatch(fileinfo::kLastKey, last ? DescribeKey(*last, r_.comparator) : "absent",
+               DescribeKey(prev_key_, r_.comparator));
+    }
+  }
+  if (auto v = fi.GetInt32(fileinfo::kAvgKeyLen); v && n > 0) {
+    // HBase counts the key either with or without its 4-byte length, depending on the cell class.
+    int64_t plain = static_cast<int64_t>(key_sum_ / n), framed = static_cast<int64_t>((key_sum_ + 4 * n) / n);
+    if (*v != plain && *v != framed) {
+      mismatch(fileinfo::kAvgKeyLen, std::to_string(*v), fmt::format("{} (or {})", plain, framed));
+    }
+  }
+  if (auto v = fi.GetInt32(fileinfo::kAvgValueLen); v && n > 0 && *v != static_cast<int64_t>(value_sum_ / n)) {
+    mismatch(fileinfo::kAvgValueLen, std::to_string(*v), std::to_string(value_sum_ / n));
+  }
+  if (!keyed_) return;
+  if (auto v = fi.Get(fileinfo::kTimeRange)) {
+    auto tr = DecodeTimeRange(*v);
+    if (!tr) {
+      mismatch(fileinfo::kTimeRange, "undecodable", "-");
+    } else if (n > 0 && (tr->min != time_range_.min || tr->max != time_range_.max)) {
+      mismatch(fileinfo::kTimeRange, fmt::format("{}...{}", tr->min, tr->max),
+               fmt::format("{}...{}", time_range_.min, time_range_.max));
+    }
+  }
+  if (r_.cell_format.include_mvcc) {
+    auto v = fi.GetInt64(fileinfo::kMaxMemstoreTs);
+    if (!v || static_cast<uint64_t>(*v) != max_seq_id_) {
+      mismatch(fileinfo::kMaxMemstoreTs, v ? std::to_string(*v) : "absent", std::to_string(max_seq_id_));
+    }
+  }
+  if (auto v = fi.GetInt32(fileinfo::kMaxTagsLen); v && static_cast<uint32_t>(*v) != max_tags_len_) {
+    mismatch(fileinfo::kMaxTagsLen, std::to_string(*v), std::to_string(max_tags_len_));
+  }
+  if (auto v = fi.GetInt64(fileinfo::kEarliestPutTs); v && *v != earliest_put_) {
+    mismatch(fileinfo::kEarliestPutTs, std::to_string(*v), std::to_string(earliest_put_));
+  }
+  if (auto v = fi.GetInt64(fileinfo::kDeleteFamilyCount); v && *v != delete_family_count_) {
+    mismatch(fileinfo::kDeleteFamilyCount, std::to_string(*v), std::to_string(delete_family_count_));
+  }
+}
+
+void Verifier::CheckBlooms() {
+  auto check = [&](const std::optional<BloomScanner>& scan, const BloomMeta& meta,
+                   const char* name) {
+    if (!scan) return;
+    if (static_cast<uint64_t>(meta.total_key_count) != scan->keys()) {
+      Problem(-1, name, fmt::format("bloom meta counts {} keys, the cells give {}",
+                                    meta.total_key_count, scan->keys()));
+    }
+  };
+  if (general_) {
+    check(general_, *r_.general_bloom, "GENERAL_BLOOM_META");
+    if (r_.last_bloom_key && general_->keys() > 0 &&
+        Slice(*r_.last_bloom_key) != Slice(general_->last_index_key())) {
+      Problem(-1, "FILE_INFO", "LAST_BLOOM_KEY differs from the last bloom key of the cells");
+    }
+  }
+  if (delete_family_) check(delete_family_, *r_.delete_family_bloom, "DELETE_FAMILY_BLOOM_META");
+}
+
+void Verifier::CheckMetaIndex() {
+  for (const auto& e : r_.meta_index.entries()) {
+    auto it = meta_blocks_.find(e.offset);
+    if (it == meta_blocks_.end()) {
+      Problem(static_cast<int64_t>(e.offset), "META",
+              fmt::format("meta index entry \"{}\" points at no meta block", ToStringBinary(e.key)));
+    } else if (it->second.second != e.on_disk_size) {
+      Problem(static_cast<int64_t>(e.offset), "META",
+              fmt::format("meta index entry \"{}\" says {} bytes, the block has {}",
+                          ToStringBinary(e.key), e.on_disk_size, it->second.second));
+    }
+  }
+}
+
+}  // namespace
+
+VerifyReport VerifyFile(const std::string& path, const VerifyOptions& options) {
+  VerifyReport report;
+  report.path = path;
+  auto reader = Reader::Open(path, options.reader);
+  if (!reader.ok()) {
+    report.open_status = reader.status();
+    return report;
+  }
+  Verifier(**reader, options, &report).Run();
+  return report;
+}
+
+void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out) {
+  std::string s;
+  if (json) {
+    s = "{\"path\":";
+    AppendJsonString(&s, report.path);
+    s += fmt::format(",\"clean\":{},\"opened\":{},", report.clean(), report.open_status.ok());
+    s += "\"error\":";
+    AppendJsonString(&s, report.open_status.ok() ? "" : report.open_status.ToString());
+    s += fmt::format(",\"blocks\":{},\"data_blocks\":{},\"cells\":{},\"problem_count\":{},"
+                     "\"problems\":[",
+                     report.blocks, report.data_blocks, report.cells, report.problem_count);
+    for (size_t i = 0; i < report.problems.size(); ++i) {
+      const auto& p = report.problems[i];
+      s += fmt::format("{}{{\"offset\":{},\"block\":", i ? "," : "", p.offset);
+      AppendJsonString(&s, p.block);
+      s += ",\"what\":";
+      AppendJsonString(&s, p.what);
+      s += "}";
+    }
+    s += "]}\n";
+  } else if (!report.open_status.ok()) {
+    s = fmt::format("{}: UNREADABLE: {}\n", report.path, report.open_status.ToString());
+  } else if (report.clean()) {
+    s = fmt::format("{}: OK ({} blocks, {} data blocks, {} cells)\n", report.path, report.blocks,
+                    report.data_blocks, report.cells);
+  } else {
+    s = fmt::format("{}: CORRUPT: {} problem(s)\n", report.path, report.problem_count);
+    for (const auto& p : report.problems) {
+      s += "  ";
+      if (p.offset >= 0) s += fmt::format("offset {}: ", p.offset);
+      if (!p.block.empty()) s += p.block + " block: ";
+      s += p.what + "\n";
+    }
+    if (report.problems.size() < report.problem_count) {
+      s += fmt::format("  ... and {} more\n", report.problem_count - report.problems.size());
+    }
+  }
+  out << s;
+}
+
+}  // namespace hfile

@@ -1,0 +1,70 @@
+// Pieces of VerifyFile: walking the data index in data-block order, and checking the blooms
+// against the cells as they stream by. Both keep O(index depth) blocks in memory.
+#ifndef HFILE_SRC_VERIFY_INTERNAL_H_
+#define HFILE_SRC_VERIFY_INTERNAL_H_
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reader_internal.h"
+
+namespace hfile {
+
+// Reports a problem found at a block offset (-1: none) of a block type (nullptr: none).
+using ProblemSink = std::function<void(int64_t offset, const char* block, std::string what)>;
+
+// Yields the data-level entries of the data index in order, descending through intermediate and
+// leaf blocks as it goes, and checks each index block's type, size and first key on the way.
+class IndexWalker {
+ public:
+  IndexWalker(const Reader::Rep& rep, ProblemSink problem);
+  ~IndexWalker();
+  // The next data-block entry (key copied into *key); false at the end or when a damaged index
+  // block stops the walk (reported).
+  bool Next(uint64_t* offset, uint32_t* size, std::string* key);
+  // Index blocks (leaf, intermediate) read so far.
+  uint64_t index_blocks_read() const { return index_blocks_read_; }
+
+ private:
+  struct Level;
+  bool Descend(uint64_t offset, uint32_t size, const std::string& parent_key, uint32_t level);
+
+  const Reader::Rep& rep_;
+  ProblemSink problem_;
+  BlockReader reader_;
+  size_t root_pos_ = 0;
+  std::vector<std::unique_ptr<Level>> stack_;
+  uint64_t index_blocks_read_ = 0;
+  bool failed_ = false;
+};
+
+// Tests keys, in increasing order, against one compound bloom, loading one chunk at a time.
+class BloomScanner {
+ public:
+  BloomScanner(const Reader::Rep& rep, const BloomMeta& meta, bool raw_keys, const char* name,
+               ProblemSink problem);
+  // Checks one key (the caller passes each distinct key once, in order).
+  void Check(const Slice& hash_key, const Slice& index_key);
+  uint64_t keys() const { return keys_; }
+  const std::string& last_index_key() const { return last_index_key_; }
+
+ private:
+  const Reader::Rep& rep_;
+  const BloomMeta& meta_;
+  bool raw_keys_;
+  const char* name_;
+  ProblemSink problem_;
+  BlockReader reader_;
+  Block chunk_;
+  int loaded_ = -1;
+  bool chunk_ok_ = false;
+  uint64_t keys_ = 0;
+  uint64_t misses_ = 0;
+  std::string last_index_key_;
+};
+
+}  // namespace hfile
+
+#endif  // HFILE_SRC_VERIFY_INTERNAL_H_
