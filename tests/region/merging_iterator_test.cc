@@ -30,8 +30,8 @@ TEST(MergingIterator, OrderAndTieBreaks) {
   in.push_back(NewVectorCellIterator({CellData::Make("a", "f", "q", 5, KT::kPut, "old", 1),
                                       CellData::Make("b", "f", "q", 5, KT::kPut, "x", 1),
                                       CellData::Make("c", "f", "q", 5, KT::kPut, "same", 0)}));
-  in.push_back(NewVectorCellIterator({CellData::Make("a", "f", "q", 5, KT::kPut, "new", 9),
-                                      CellData::Make("a", "f", "q", 5, KT::kDelete, "", 2),
+  in.push_back(NewVectorCellIterator({CellData::Make("a", "f", "q", 5, KT::kDelete, "", 2),
+                                      CellData::Make("a", "f", "q", 5, KT::kPut, "new", 9),
                                       CellData::Make("b", "f", "", 1, KT::kDeleteFamily, "", 3),
                                       CellData::Make("c", "f", "q", 5, KT::kPut, "newer", 0)}));
   auto m = NewMergingIterator(std::move(in));
