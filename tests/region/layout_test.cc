@@ -145,7 +145,9 @@ void CheckRoot(const std::string& root, const std::vector<std::string>& tables,
     auto td = r->OpenTable(t);
     ASSERT_TRUE(td.ok());
     EXPECT_TRUE(td->descriptor) << t.ToString() << ": " << td->descriptor_status.ToString();
-    if (td->descriptor) EXPECT_EQ(td->descriptor->descriptor.name(), t);
+    if (td->descriptor) {
+      EXPECT_EQ(td->descriptor->descriptor.name(), t);
+    }
   }
   for (const auto& e : regions) {
     SCOPED_TRACE(e.encoded);
