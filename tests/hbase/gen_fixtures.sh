@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the HBase-written fixture HFiles in testdata/hbase/ (or in DIR if given):
 # for each fixture NAME it writes NAME.hfile and NAME.cells.jsonl (harness `gen`) and
-# NAME.hbase.jsonl (harness `read --probes probes.jsonl`), then README.md with provenance.
+# NAME.hbase.jsonl (harness `read --probes probes.jsonl`), then fixtures.tsv (NAME, gen
+# options; used by check_fixture.sh) and README.md with provenance.
 # Usage: tests/hbase/gen_fixtures.sh [DIR]      (SKIP_BUILD=1 to reuse an existing build)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -15,6 +16,7 @@ fi
 mkdir -p "$out"
 rm -f "$out"/*.hfile "$out"/*.cells.jsonl "$out"/*.hbase.jsonl
 cp "$here/probes.jsonl" "$out/probes.jsonl"
+printf 'name\tgen_options\n' > "$out/fixtures.tsv"
 hbase_version="$(sed -n 's:.*<hbase.version>\(.*\)</hbase.version>.*:\1:p' "$here/pom.xml")"
 manifest="$(mktemp)"
 trap 'rm -f "$manifest"' EXIT
@@ -57,6 +59,7 @@ fx() {
     tail -n 1 "$out/$name.hbase.jsonl" >&2
     exit 1
   fi
+  printf '%s\t%s\n' "$name" "${args[*]}" >> "$out/fixtures.tsv"
   printf '| `%s` | %s | `gen %s` |\n' "$name.hfile" "$(stat -c %s "$out/$name.hfile")" \
     "${args[*]}" >> "$manifest"
   echo "  $name" >&2
@@ -125,6 +128,9 @@ For each fixture \`NAME\`:
 - \`NAME.hbase.jsonl\` — \`harness.sh read NAME.hfile --probes probes.jsonl\`: trailer, file
   info, cells, Bloom answers for every probe in \`probes.jsonl\` (general and delete-family),
   and the verdict of HBase's \`HFilePrettyPrinter -k -m -v\` (always ok here).
+
+Also \`probes.jsonl\` (the Bloom probes) and \`fixtures.tsv\` (each NAME with its exact
+\`gen\` options; \`tests/hbase/check_fixture.sh\` regenerates a fixture from it).
 
 Names are \`CODEC-ENCODING-BLOOM-CHECKSUM-TAGS[-VARIANT]\`. \`snappy_hadoop\`/\`gz_hadoop\`
 use Hadoop's \`SnappyCodec\`/\`GzipCodec\` classes instead of HBase's defaults here
