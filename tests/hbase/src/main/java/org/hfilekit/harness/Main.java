@@ -3,7 +3,7 @@ package org.hfilekit.harness;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** Entry point: {@code Main gen ...}, {@code Main read FILE ...}. See tests/hbase/README.md. */
+/** Entry point: {@code Main gen|read|cluster ...}. See tests/hbase/README.md. */
 public final class Main {
   private Main() {}
 
@@ -22,6 +22,9 @@ public final class Main {
           break;
         case "read":
           ReadCommand.run(args, out);
+          break;
+        case "cluster":
+          ClusterCommand.run(args, out);
           break;
         default:
           usage();
@@ -45,6 +48,7 @@ public final class Main {
       + "           [--bytes-per-checksum N] [--block-size N] [--tags true|false]\n"
       + "           [--compress-tags true|false] [--index-max-size N] [--index-min-entries N]\n"
       + "           [--cells N] [--seed S] [--value-max N] [--large-value N] [--family F]\n"
-      + "  Main read FILE [--probes PROBEFILE]");
+      + "  Main read FILE [--probes PROBEFILE]\n"
+      + "  Main cluster --root DIR --script FILE");
   }
 }
