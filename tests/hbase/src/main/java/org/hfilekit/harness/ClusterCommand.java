@@ -1,0 +1,167 @@
+package org.hfilekit.harness;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.CompactionState;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.compress.Compression;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
+
+/**
+ * cluster --root DIR --script FILE: starts a local HBase on DIR, runs the script's operations
+ * (JSON lines, see tests/hbase/README.md), stops and leaves DIR/hbase behind. `scan` prints
+ * canonical cell records. Byte strings in the script use Bytes.toStringBinary notation.
+ */
+final class ClusterCommand {
+  private ClusterCommand() {}
+
+  static void run(Args a, PrintStream out) throws Exception {
+    File root = new File(a.require("root"));
+    List<String> script = Files.readAllLines(Paths.get(a.require("script")), StandardCharsets.UTF_8);
+    a.checkAllUsed();
+    try (LocalCluster cluster = new LocalCluster(root); Admin admin = cluster.connection().getAdmin()) {
+      for (String line : script) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonObject op = JsonParser.parseString(line).getAsJsonObject();
+        TableName table = TableName.valueOf(op.get("table").getAsString());
+        switch (op.get("op").getAsString()) {
+          case "create":
+            create(admin, table, op);
+            break;
+          case "put":
+          case "delete":
+            try (Table t = cluster.connection().getTable(table)) {
+              if (op.get("op").getAsString().equals("put")) {
+                t.put(put(op));
+              } else {
+                t.delete(delete(op));
+              }
+            }
+            break;
+          case "flush":
+            admin.flush(table);
+            break;
+          case "compact":
+            compact(admin, table, op.has("major") && op.get("major").getAsBoolean());
+            break;
+          case "scan":
+            scan(cluster, table, out);
+            break;
+          default:
+            throw new IllegalArgumentException("unknown op in script: " + line);
+        }
+      }
+    }
+  }
+
+  /** {"op":"create","table":T,"families":[{"name":F,"compression":..,"encoding":..,"bloom":..,"max_versions":N}]} */
+  private static void create(Admin admin, TableName table, JsonObject op) throws IOException {
+    TableDescriptorBuilder tdb = TableDescriptorBuilder.newBuilder(table);
+    for (JsonElement e : op.getAsJsonArray("families")) {
+      JsonObject f = e.getAsJsonObject();
+      tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(bytes(f, "name"))
+        .setCompressionType(Compression.getCompressionAlgorithmByName(
+          string(f, "compression", "none").toLowerCase(Locale.ROOT)))
+        .setDataBlockEncoding(DataBlockEncoding.valueOf(string(f, "encoding", "NONE")))
+        .setBloomFilterType(BloomType.valueOf(string(f, "bloom", "ROW")))
+        .setMaxVersions(f.has("max_versions") ? f.get("max_versions").getAsInt() : 1).build());
+    }
+    admin.createTable(tdb.build());
+  }
+
+  /** {"op":"put","table":T,"row":R,"family":F,"qualifier":Q,"value":V[,"timestamp":N]} */
+  private static Put put(JsonObject op) {
+    Put p = new Put(bytes(op, "row"));
+    long ts = op.has("timestamp") ? op.get("timestamp").getAsLong() : p.getTimestamp();
+    return p.addColumn(bytes(op, "family"), bytes(op, "qualifier"), ts, bytes(op, "value"));
+  }
+
+  /**
+   * {"op":"delete","table":T,"row":R[,"family":F[,"qualifier":Q]][,"type":..][,"timestamp":N]}:
+   * type DeleteColumn (default with a qualifier), Delete (one version), DeleteFamily (default
+   * with only a family), DeleteFamilyVersion; with no family the whole row.
+   */
+  private static Delete delete(JsonObject op) {
+    Delete d = new Delete(bytes(op, "row"));
+    if (!op.has("family")) {
+      return d;
+    }
+    byte[] family = bytes(op, "family");
+    long ts = op.has("timestamp") ? op.get("timestamp").getAsLong() : Long.MAX_VALUE;
+    String type = string(op, "type", op.has("qualifier") ? "DeleteColumn" : "DeleteFamily");
+    switch (type) {
+      case "DeleteColumn":
+        return d.addColumns(family, bytes(op, "qualifier"), ts);
+      case "Delete":
+        return op.has("timestamp") ? d.addColumn(family, bytes(op, "qualifier"), ts)
+          : d.addColumn(family, bytes(op, "qualifier"));
+      case "DeleteFamily":
+        return d.addFamily(family, ts);
+      case "DeleteFamilyVersion":
+        return d.addFamilyVersion(family, ts);
+      default:
+        throw new IllegalArgumentException("unknown delete type " + type);
+    }
+  }
+
+  /** Requests a compaction and waits for it: Admin#compact only queues the request. */
+  private static void compact(Admin admin, TableName table, boolean major)
+    throws IOException, InterruptedException {
+    if (major) {
+      admin.majorCompact(table);
+    } else {
+      admin.compact(table);
+    }
+    Thread.sleep(500); // the request reaches the RegionServer asynchronously
+    long deadline = System.currentTimeMillis() + 120_000;
+    while (admin.getCompactionState(table) != CompactionState.NONE) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IOException("compaction of " + table + " did not finish in 120 s");
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  /** Raw scan of all versions: delete markers included, as they are in the store files. */
+  private static void scan(LocalCluster cluster, TableName table, PrintStream out) throws IOException {
+    Scan s = new Scan().setRaw(true).readAllVersions();
+    try (Table t = cluster.connection().getTable(table); ResultScanner rs = t.getScanner(s)) {
+      for (Result r : rs) {
+        for (Cell c : r.rawCells()) {
+          out.println(Json.cell(c));
+        }
+      }
+    }
+  }
+
+  private static byte[] bytes(JsonObject o, String key) {
+    return Bytes.toBytesBinary(o.get(key).getAsString());
+  }
+
+  private static String string(JsonObject o, String key, String dflt) {
+    return o.has(key) ? o.get(key).getAsString() : dflt;
+  }
+}
