@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 ninja -C build hfile-dump hfile-verify hfile-frontend >/dev/null
-sample=testdata/sample/sample.hfile
+sample=testdata/hbase/snappy-fast_diff-row-crc32c-tags.hfile
 echo "== hfile verify $sample"
 build/bin/hfile verify "$sample"
 echo "== hfile dump -m $sample"
