@@ -38,7 +38,7 @@ struct RewriteResult {
   uint64_t cells = 0;
   uint64_t meta_blocks = 0;
   uint64_t input_size = 0, output_size = 0;
-  uint64_t input_data_blocks = 0, output_data_blocks = 0;
+  uint64_t output_data_blocks = 0;
   double write_seconds = 0, verify_seconds = 0;
 };
 
@@ -61,6 +61,42 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
 
 // Compares two files cell by cell (key, value, tags, sequence id) and meta block by meta block.
 Status CompareFileContents(const Reader& a, const Reader& b);
+
+// A store file name as HBase makes them: 32 lowercase hex digits of a random (v4) UUID.
+std::string NewStoreFileName();
+
+// --- trying settings (like RocksDB's `sst_dump --command=recompress`) ---
+
+struct CompareCandidate {
+  Compression compression = Compression::kNone;
+  DataBlockEncoding encoding = DataBlockEncoding::kNone;
+  uint32_t block_size = 65536;
+};
+
+struct CompareOptions {
+  // Empty: every built-in codec with NONE and FAST_DIFF encodings at the input's block size, and
+  // the input's codec and encoding at 16 KiB and 256 KiB blocks.
+  std::vector<CompareCandidate> candidates;
+  uint64_t sample_blocks = 0;  // 0: the whole file; else about this many input data blocks
+  std::string tmp_dir;         // where trial files go (removed after); empty: next to the input
+};
+
+struct CompareRow {
+  CompareCandidate candidate;
+  uint64_t output_size = 0;
+  double ratio = 0;       // unencoded cell bytes / output size
+  double write_mb_s = 0;  // unencoded cell MB per second, writing
+  double read_mb_s = 0;   // unencoded cell MB per second, a full scan of the output
+};
+
+struct CompareReport {
+  uint64_t cells = 0;
+  uint64_t cell_bytes = 0;  // unencoded
+  std::vector<CompareRow> rows;
+};
+
+Status CompareRewrites(const std::string& in_path, const CompareOptions& options,
+                       CompareReport* report);
 
 }  // namespace hfile
 
