@@ -160,7 +160,7 @@ TEST_P(WriterMatrixTest, RoundTrip) {
   // Blooms: no false negatives.
   for (size_t i = 0; i < cells.size(); i += 7) {
     const Slice k = cells[i].key;
-    auto in = (*r)->BloomMightContain(KeyRow(k), KeyFamily(k), KeyQualifier(k));
+    auto in = (*r)->BloomMightContainColumn(KeyRow(k), KeyFamily(k), KeyQualifier(k));
     ASSERT_TRUE(in.ok() && *in) << i;
     if (KeyTypeByte(k) == 14 || KeyTypeByte(k) == 10) {
       auto df = (*r)->DeleteFamilyBloomMightContain(KeyRow(k));
