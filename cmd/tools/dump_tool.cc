@@ -113,7 +113,8 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
         code = WorseExitCode(code, kExitCorrupt);
       }
     }
-    if ((o.print_cells || o.print_keys) && !o.json) out << "Scanned kv count -> " << scanned << "\n";
+    if ((o.print_cells || o.print_keys) && !o.json)
+      out << "Scanned kv count -> " << scanned << "\n";
     if (files.empty()) return code;
   } else {
     // File-level modes (-m -b -h -s -v) over a table/region/snapshot: each HFile it reads.

@@ -93,7 +93,8 @@ RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& o
   ProblemSink table_sink{&out.problems, {}, {}};
   for (const auto& n : set.notes) table_sink.Add(Sev::kInfo, n);
   if (!set.descriptor && !set.descriptor_status.ok() && !set.descriptor_status.IsNotSupported())
-    table_sink.Add(Sev::kWarning, "no readable table descriptor: " + set.descriptor_status.ToString());
+    table_sink.Add(Sev::kWarning,
+                   "no readable table descriptor: " + set.descriptor_status.ToString());
   const bool on_disk = set.kind != RegionSet::Kind::kSnapshot;
   for (const auto& rd : set.regions) {
     RegionSummary rs;

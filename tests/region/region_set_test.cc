@@ -67,8 +67,9 @@ SyntheticTable MakeTable() {
   desc.EncodeTo(&d);
   test::WriteFileOrDie(t.table_dir + "/.tabledesc/" + TableInfoFileNameFor(1), d);
 
-  const std::string r0 = "01872b010dca896e3bb6d9c5650d2231", r1 = "3efacbde293c7a0a735dd9a803dc058e",
-                    r2 = "451664e14acdb5e7e00f1bfd85fd8bf5";
+  const std::string r0 = "01872b010dca896e3bb6d9c5650d2231";
+  const std::string r1 = "3efacbde293c7a0a735dd9a803dc058e";
+  const std::string r2 = "451664e14acdb5e7e00f1bfd85fd8bf5";
   t.first = Info("", "f", 1000);
   t.parent = Info("f", "r", 1000);
   t.parent.split = t.parent.offline = true;
