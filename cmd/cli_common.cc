@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <filesystem>
+#include <set>
 #include <ostream>
 
 #include "hfile/escape.h"
@@ -36,23 +36,36 @@ void PrintError(std::ostream& err, const std::string& tool, const Status& s) {
 
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
 
-Result<std::vector<std::string>> ListRegionStoreFiles(const std::string& region_dir) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::is_directory(region_dir, ec)) {
-    return Status::NotFound(region_dir, "not a region directory");
-  }
-  std::vector<std::string> files;
-  for (const auto& fam : fs::directory_iterator(region_dir, ec)) {
-    const std::string name = fam.path().filename().string();
-    if (!fam.is_directory() || name.empty() || name[0] == '.' || name == "recovered.edits") continue;
-    for (const auto& f : fs::directory_iterator(fam.path(), ec)) {
-      const std::string fname = f.path().filename().string();
-      if (f.is_regular_file() && !fname.empty() && fname[0] != '.') files.push_back(f.path().string());
+std::vector<region::RegionSet> OpenRegionSets(const RegionArgs& args, const std::string& tool,
+                                              std::ostream& err, int* code) {
+  std::vector<region::RegionSet> out;
+  auto take = [&](Result<region::RegionSet> r) {
+    if (r.ok()) {
+      out.push_back(std::move(r).value());
+    } else {
+      PrintError(err, tool, r.status());
+      *code = WorseExitCode(*code, ExitCodeFor(r.status()));
     }
+  };
+  for (const auto& t : args.tables)
+    take(args.root.empty() ? region::OpenTableRegions(t) : region::OpenTableRegions(args.root, t));
+  for (const auto& r : args.regions) take(region::OpenRegionDirRegions(r));
+  for (const auto& s : args.snapshots) {
+    bool by_name = !args.root.empty() && s.find('/') == std::string::npos;
+    take(region::OpenSnapshotRegions(by_name ? args.root + "/.hbase-snapshot/" + s : s));
   }
-  if (ec) return Status::IOError(region_dir, ec.message());
-  std::sort(files.begin(), files.end());
+  return out;
+}
+
+std::vector<std::string> RegionSetHFiles(const std::vector<region::RegionSet>& sets) {
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  for (const auto& set : sets)
+    for (const auto& r : set.regions)
+      for (const auto& f : r.families)
+        for (const auto& sf : f.store_files)
+          if (!sf.target_path.empty() && seen.insert(sf.target_path).second)
+            files.push_back(sf.target_path);
   return files;
 }
 

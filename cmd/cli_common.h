@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "hfile/status.h"
+#include "region/region_set.h"
 
 namespace hfile::cli {
 
@@ -30,9 +31,19 @@ void PrintError(std::ostream& err, const std::string& tool, const Status& s);
 // True iff stderr is a terminal (progress output goes there only then).
 bool StderrIsTerminal();
 
-// The store files of a region directory: <region>/<family>/<file>, skipping HBase's own
-// bookkeeping (.regioninfo, .tmp, recovered.edits, dot files). Sorted.
-Result<std::vector<std::string>> ListRegionStoreFiles(const std::string& region_dir);
+// What --table/--region/--snapshot/--root name. With --root, --table takes "ns:name" and
+// --snapshot a snapshot name; without it, both take directories.
+struct RegionArgs {
+  std::vector<std::string> tables, regions, snapshots;
+  std::string root;
+  bool empty() const { return tables.empty() && regions.empty() && snapshots.empty(); }
+};
+// Opens each named table, region and snapshot; a failure is printed on `err` as "<tool>:
+// <status>" and worsens `*code`.
+std::vector<region::RegionSet> OpenRegionSets(const RegionArgs& args, const std::string& tool,
+                                              std::ostream& err, int* code);
+// The distinct HFiles the sets' store files read (link targets, referenced parent files).
+std::vector<std::string> RegionSetHFiles(const std::vector<region::RegionSet>& sets);
 
 // Parses a row/key given on the command line: hex when `hex`, else HBase's \xNN escapes.
 Result<std::string> ParseBytesArg(const std::string& text, bool hex);

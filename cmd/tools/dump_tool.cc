@@ -1,4 +1,6 @@
-// `hfile dump`: flags -> DumpOptions -> DumpFile for each input; keeps going past bad files.
+// `hfile dump`: flags -> DumpOptions -> DumpFile for each input file; for tables, regions and
+// snapshots -> DescribeRegionSet (no -p/-e) or DumpRegionSetCells (-p/-e). Keeps going past
+// bad inputs.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -6,6 +8,8 @@
 
 #include "cli_common.h"
 #include "hfile/dump.h"
+#include "region/describe.h"
+#include "region/region_dump.h"
 
 namespace hfile::cli {
 
@@ -13,12 +17,22 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   CLI::App app{"Show an HFile's cells, blocks, index, file info and statistics.", "hfile-dump"};
   app.set_help_flag("--help", "Print this help and exit");
   DumpOptions o;
-  std::vector<std::string> files, region_dirs;
+  std::vector<std::string> files;
+  RegionArgs regions;
+  region::RegionDumpOptions ro;
   std::string row, from, to, prefix;
   bool hex = false, no_checksums = false;
   app.add_option("files", files, "HFiles to dump");
   app.add_option("-f,--file", files, "An HFile to dump (repeatable)");
-  app.add_option("-r,--region", region_dirs, "A region directory: dump all its store files");
+  app.add_option("-r,--region", regions.regions,
+                 "A region directory: describe it, or with -p/-e its cells merged in scan order");
+  app.add_option("--table", regions.tables,
+                 "A table directory (or, with --root, a table name ns:name): describe, or cells");
+  app.add_option("--snapshot", regions.snapshots,
+                 "A snapshot directory (or, with --root, a snapshot name): describe, or cells");
+  app.add_option("--root", regions.root, "The HBase root dir that --table/--snapshot names are in");
+  app.add_option("--family", ro.families, "With --table/--region/--snapshot: only this family "
+                                          "(repeatable)");
   app.add_flag("-p,--printkv", o.print_cells, "Print every cell: key, value and tags");
   app.add_flag("-e,--printkey", o.print_keys, "Print every cell's key only");
   app.add_flag("-m,--printmeta", o.print_meta, "Print trailer, file info, mid-key and blooms");
@@ -31,7 +45,8 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_option("--from", from, "First row to print (inclusive)");
   app.add_option("--to", to, "Row to stop at (exclusive)");
   app.add_option("--prefix", prefix, "Print only rows with this prefix");
-  app.add_option("--limit", o.limit, "Print at most this many cells per file");
+  app.add_option("--limit", o.limit,
+                 "Print at most this many cells per file (per table/region/snapshot)");
   app.add_flag("--hex", hex, "Rows on the command line and bytes in the output are hex");
   app.add_flag("--json", o.json, "Write JSON lines instead of text");
   app.add_flag("--no-verify-checksums", no_checksums, "Do not verify block checksums");
@@ -60,16 +75,54 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     *a.dst = *bytes;
   }
   int code = kExitOk;
-  for (const auto& dir : region_dirs) {
-    auto listed = ListRegionStoreFiles(dir);
-    if (!listed.ok()) {
-      PrintError(err, "hfile-dump", listed.status());
-      code = WorseExitCode(code, ExitCodeFor(listed.status()));
-      continue;
+  if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
+    err << "hfile-dump: --root needs --table or --snapshot\nRun with --help for usage.\n";
+    return kExitUsage;
+  }
+  if (!ro.families.empty() && regions.empty()) {
+    err << "hfile-dump: --family needs --table, --region or --snapshot\n";
+    return kExitUsage;
+  }
+  std::vector<region::RegionSet> sets = OpenRegionSets(regions, "hfile-dump", err, &code);
+  const bool file_modes = o.print_meta || o.print_block_index || o.print_block_headers ||
+                          o.print_stats || o.verbose;
+  const bool cell_modes = o.print_cells || o.print_keys || o.seek_row || o.check_row_order;
+  if (!sets.empty() && !file_modes) {
+    // Whole tables, regions, snapshots: describe them, or their cells in scan order.
+    ro.dump = o;
+    uint64_t scanned = 0;
+    for (const auto& set : sets) {
+      if (!cell_modes) {
+        region::DescribeOptions d;
+        d.json = o.json;
+        d.hex = hex;
+        d.reader = o.reader;
+        auto summary = region::SummarizeRegionSet(set, o.reader);
+        region::DescribeRegionSet(set, summary, d, out);
+        for (const auto& p : summary.problems)
+          if (p.unreadable) code = WorseExitCode(code, kExitUnreadable);
+        continue;
+      }
+      region::RegionDumpResult result;
+      Status s = region::DumpRegionSetCells(set, ro, out, err, &result);
+      scanned += result.cells;
+      if (!s.ok()) {
+        if (s.IsInvalidArgument()) PrintError(err, "hfile-dump", s);
+        code = WorseExitCode(code, ExitCodeFor(s));
+      } else if (result.order_violations > 0) {
+        code = WorseExitCode(code, kExitCorrupt);
+      }
     }
-    files.insert(files.end(), listed->begin(), listed->end());
+    if ((o.print_cells || o.print_keys) && !o.json)
+      out << "Scanned kv count -> " << scanned << "\n";
+    if (files.empty()) return code;
+  } else {
+    // File-level modes (-m -b -h -s -v) over a table/region/snapshot: each HFile it reads.
+    std::vector<std::string> set_files = RegionSetHFiles(sets);
+    files.insert(files.end(), set_files.begin(), set_files.end());
   }
   if (files.empty()) {
+    if (!sets.empty() || code != kExitOk) return code;
     err << "hfile-dump: no input files\nRun with --help for usage.\n";
     return kExitUsage;
   }

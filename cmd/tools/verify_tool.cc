@@ -1,4 +1,5 @@
-// `hfile verify`: checks every file named, reports each, exits with the worst finding.
+// `hfile verify`: checks every file named, and every table, region and snapshot named (their
+// store files plus the region-level checks), reports each, exits with the worst finding.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -8,21 +9,33 @@
 
 #include "cli_common.h"
 #include "hfile/verify.h"
+#include "region/verify_region.h"
 
 namespace hfile::cli {
 
 int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Check HFiles for corruption and format violations.", "hfile-verify"};
+  CLI::App app{"Check HFiles, regions, tables and snapshots for corruption and format "
+               "violations.", "hfile-verify"};
   app.set_help_flag("--help", "Print this help and exit");
-  VerifyOptions o;
-  std::vector<std::string> files, region_dirs;
-  bool json = false, quiet = false, no_blooms = false;
+  region::RegionVerifyOptions ro;
+  VerifyOptions& o = ro.file;
+  std::vector<std::string> files;
+  RegionArgs regions;
+  bool json = false, quiet = false, no_blooms = false, no_key_ranges = false;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   app.add_option("files", files, "HFiles to check");
-  app.add_option("-r,--region", region_dirs, "A region directory: check all its store files");
-  app.add_flag("--json", json, "One JSON object per file instead of text");
-  app.add_flag("-q,--quiet", quiet, "Print only files with problems");
+  app.add_option("-r,--region", regions.regions,
+                 "A region directory: check its store files and its layout (repeatable)");
+  app.add_option("--table", regions.tables,
+                 "A table directory (or, with --root, a table name ns:name): check every region");
+  app.add_option("--snapshot", regions.snapshots,
+                 "A snapshot directory (or, with --root, a snapshot name): check every region");
+  app.add_option("--root", regions.root, "The HBase root dir that --table/--snapshot names are in");
+  app.add_flag("--json", json, "One JSON object per file, table, region or snapshot");
+  app.add_flag("-q,--quiet", quiet, "Print only files with problems (and no info findings)");
   app.add_flag("--no-blooms", no_blooms, "Skip the bloom filter checks");
+  app.add_flag("--no-key-ranges", no_key_ranges,
+               "Skip the check that cells lie in their region's key range");
   app.add_option("--max-problems", o.max_problems, "List at most this many problems per file");
   app.add_option("-j,--jobs", jobs, "Check this many files at once (default: one per core)")
       ->check(CLI::Range(1u, 256u));
@@ -37,19 +50,21 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
     return kExitUsage;
   }
   o.check_blooms = !no_blooms;
-  int code = kExitOk;
-  for (const auto& dir : region_dirs) {
-    auto listed = ListRegionStoreFiles(dir);
-    if (!listed.ok()) {
-      PrintError(err, "hfile-verify", listed.status());
-      code = WorseExitCode(code, ExitCodeFor(listed.status()));
-      continue;
-    }
-    files.insert(files.end(), listed->begin(), listed->end());
+  ro.check_key_ranges = !no_key_ranges;
+  if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
+    err << "hfile-verify: --root needs --table or --snapshot\nRun with --help for usage.\n";
+    return kExitUsage;
   }
-  if (files.empty()) {
+  if (files.empty() && regions.empty()) {
     err << "hfile-verify: no input files\nRun with --help for usage.\n";
     return kExitUsage;
+  }
+  int code = kExitOk;
+  for (const auto& set : OpenRegionSets(regions, "hfile-verify", err, &code)) {
+    region::RegionVerifyReport report = region::VerifyRegionSet(set, ro);
+    PrintRegionVerifyReport(report, json, quiet, out);
+    if (report.corrupt()) code = WorseExitCode(code, kExitCorrupt);
+    else if (report.unreadable()) code = WorseExitCode(code, kExitUnreadable);
   }
   // Files are independent: check them on `jobs` threads, report in input order.
   std::vector<VerifyReport> reports(files.size());

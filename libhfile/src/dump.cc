@@ -110,6 +110,16 @@ void DumpFormat::AppendCellJson(std::string* dst, const Cell& cell, ComparatorKi
   dst->append(fmt::format("],\"seqid\":{}}}", cell.sequence_id));
 }
 
+void AppendDumpedCell(std::string* dst, const Cell& cell, ComparatorKind kind,
+                      const DumpOptions& options) {
+  DumpFormat fmt(options);
+  if (options.json) {
+    fmt.AppendCellJson(dst, cell, kind);
+  } else {
+    fmt.AppendCellText(dst, cell, kind, options.print_cells);
+  }
+}
+
 namespace {
 
 // Scans the selected cells: prints them, checks order, collects stats.

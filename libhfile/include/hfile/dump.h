@@ -45,6 +45,11 @@ struct DumpResult {
 Status DumpFile(const std::string& path, const DumpOptions& options, std::ostream& out,
                 std::ostream& err, DumpResult* result);
 
+// Appends one cell as DumpFile prints it (no newline): with `options.json` the "cell" JSON
+// record, else HFilePrettyPrinter's "K: ... V: ..." line (the value only with print_cells).
+void AppendDumpedCell(std::string* dst, const Cell& cell, ComparatorKind kind,
+                      const DumpOptions& options);
+
 }  // namespace hfile
 
 #endif  // HFILE_DUMP_H_

@@ -1,0 +1,277 @@
+#include "region/verify_region.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "hfile/escape.h"
+#include "region/store_file_reader.h"
+
+namespace hfile::region {
+
+namespace {
+
+using Sev = LayoutProblem::Severity;
+
+std::string Quote(const std::string& b) { return "'" + ToStringBinary(b) + "'"; }
+
+std::string Range(const RegionInfo& info) {
+  return "[" + Quote(info.start_key) + ", " + Quote(info.end_key) + ")";
+}
+
+bool RowInRegion(ComparatorKind kind, const Slice& row, const RegionInfo& info) {
+  if (!info.start_key.empty() && CompareRows(kind, row, info.start_key) < 0) return false;
+  if (!info.end_key.empty() && CompareRows(kind, row, info.end_key) >= 0) return false;
+  return true;
+}
+
+
+// Checks the cells `sr` contributes against the region's key range; reports the first offender.
+void CheckKeyRange(const StoreFileReader& sr, const RegionDir& region, const std::string& family,
+                   RegionVerifyReport* report) {
+  const RegionInfo& info = *region.info;
+  const Reader& reader = sr.hfile();
+  const ComparatorKind kind = reader.comparator();
+  if (kind == ComparatorKind::kRawBytes) return;
+  if (!sr.file().reference) {
+    // The file's own first and last keys bracket its cells (VerifyFile checks the order).
+    auto first = reader.first_key(), last = reader.last_key();
+    if (!first || !last) return;
+    if (IsValidKey(*first) && IsValidKey(*last) && RowInRegion(kind, KeyRow(*first), info) &&
+        RowInRegion(kind, KeyRow(*last), info))
+      return;
+  }
+  auto it = sr.NewIterator();
+  uint64_t outside = 0, cells = 0;
+  std::string first_offender;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    ++cells;
+    if (RowInRegion(kind, it->cell().row(), info)) continue;
+    if (outside++ == 0) first_offender = it->cell().row().ToString();
+  }
+  report->cells_checked += cells;
+  if (!it->status().ok()) return;  // VerifyFile reports it
+  if (outside) {
+    std::string half = sr.file().reference
+                           ? (sr.file().reference->top() ? " (its TOP half)" : " (its BOTTOM half)")
+                           : "";
+    report->problems.push_back(LayoutProblem{
+        Sev::kError, region.encoded_name, family, sr.file().name.name,
+        fmt::format("{} of {} cells{} lie outside the region's key range {}; first row {}",
+                    outside, cells, half, Range(info), Quote(first_offender))});
+  }
+}
+
+void CheckSequenceIds(const std::vector<std::unique_ptr<StoreFileReader>>& store,
+                      const RegionDir& region, const std::string& family,
+                      RegionVerifyReport* report) {
+  auto add = [&](Sev s, const std::string& file, std::string what) {
+    report->problems.push_back(
+        LayoutProblem{s, region.encoded_name, family, file, std::move(what)});
+  };
+  std::map<int64_t, std::vector<std::string>> by_seq;
+  for (const auto& sr : store) {
+    const StoreFileSequence& seq = sr->sequence();
+    const FileInfo& fi = sr->hfile().file_info();
+    const std::string& name = sr->file().name.name;
+    auto max_seq = fi.GetInt64(fileinfo::kMaxSeqId);
+    if (seq.bulk_loaded) {
+      auto n = sr->file().name.bulk_load_seq_id;
+      if (n && max_seq && *max_seq > 0 && static_cast<uint64_t>(*max_seq) != *n)
+        add(Sev::kWarning, name,
+            fmt::format("bulk-load name says sequence id {} but MAX_SEQ_ID_KEY is {} (HBase "
+                        "uses the name)", *n, *max_seq));
+      if (!n && !fi.Get(fileinfo::kBulkloadTimestamp))
+        add(Sev::kInfo, name, "bulk-loaded file without a sequence id in its name");
+      continue;
+    }
+    if (!max_seq) {
+      add(Sev::kWarning, name,
+          "no MAX_SEQ_ID_KEY in the file info and not bulk-loaded: HBase gives it sequence id "
+          "-1 (not a region server's flush or compaction output)");
+      continue;
+    }
+    auto max_ts = fi.GetInt64(fileinfo::kMaxMemstoreTs);
+    if (max_ts && *max_ts > *max_seq)
+      add(Sev::kWarning, name,
+          fmt::format("MAX_MEMSTORE_TS_KEY {} exceeds MAX_SEQ_ID_KEY {}", *max_ts, *max_seq));
+    by_seq[seq.sequence_id].push_back(name);
+  }
+  for (const auto& [seq, names] : by_seq) {
+    if (names.size() < 2) continue;
+    std::string list;
+    for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+    add(Sev::kWarning, "",
+        fmt::format("{} store files share sequence id {} ({}): their scan order falls back to "
+                    "file length and name", names.size(), seq, list));
+  }
+}
+
+void CheckRegionMap(const RegionSet& set, RegionVerifyReport* report) {
+  auto IsLive = [&](const RegionDir& r) { return r.info && !set.IsSplitParent(r); };
+  if (set.kind == RegionSet::Kind::kRegion) return;
+  auto add = [&](Sev s, const std::string& region, std::string what) {
+    report->problems.push_back(LayoutProblem{s, region, "", "", std::move(what)});
+  };
+  std::vector<const RegionDir*> live;
+  for (const auto& r : set.regions)
+    if (IsLive(r) && r.info->replica_id == 0) live.push_back(&r);
+  if (live.empty()) {
+    if (!set.regions.empty()) add(Sev::kWarning, "", "no live region with a readable .regioninfo");
+    return;
+  }
+  // set.regions is sorted by start key already.
+  if (!live.front()->info->start_key.empty())
+    add(Sev::kError, live.front()->encoded_name,
+        "hole: no region covers the keys before " + Quote(live.front()->info->start_key));
+  for (size_t i = 1; i < live.size(); ++i) {
+    const RegionInfo& a = *live[i - 1]->info;
+    const RegionInfo& b = *live[i]->info;
+    int c = a.end_key.empty() ? 1 : Slice(b.start_key).compare(a.end_key);
+    if (c > 0 && !a.end_key.empty()) {
+      add(Sev::kError, live[i]->encoded_name,
+          "hole: no region covers [" + Quote(a.end_key) + ", " + Quote(b.start_key) + ")");
+    } else if (c < 0 || a.end_key.empty()) {
+      add(Sev::kError, live[i]->encoded_name,
+          "overlap: " + Range(b) + " overlaps region " + live[i - 1]->encoded_name + " " +
+              Range(a));
+    }
+  }
+  if (!live.back()->info->end_key.empty())
+    add(Sev::kError, live.back()->encoded_name,
+        "hole: no region covers the keys from " + Quote(live.back()->info->end_key));
+  // Split parents: their range should be covered by live daughters.
+  for (const auto& r : set.regions) {
+    if (!r.info || IsLive(r)) continue;
+    const RegionInfo& p = *r.info;
+    std::string at = p.start_key;
+    bool covered = false;
+    for (const RegionDir* d : live) {
+      if (d->info->start_key != at) continue;
+      if (d->info->end_key.empty() || (!p.end_key.empty() &&
+                                       Slice(d->info->end_key).compare(p.end_key) >= 0)) {
+        covered = d->info->end_key == p.end_key;
+        break;
+      }
+      at = d->info->end_key;
+    }
+    if (!covered)
+      add(Sev::kWarning, r.encoded_name,
+          "split parent " + Range(p) + " is not covered exactly by live regions");
+  }
+}
+
+}  // namespace
+
+bool RegionVerifyReport::corrupt() const {
+  for (const auto& p : problems)
+    if (p.severity == Sev::kError && !p.unreadable) return true;
+  for (const auto& f : files)
+    if (f.open_status.ok() ? !f.clean() : f.open_status.IsCorruption()) return true;
+  return false;
+}
+
+bool RegionVerifyReport::unreadable() const {
+  for (const auto& p : problems)
+    if (p.unreadable) return true;
+  for (const auto& f : files)
+    if (!f.open_status.ok() && !f.open_status.IsCorruption()) return true;
+  return false;
+}
+
+bool RegionVerifyReport::clean() const { return !corrupt() && !unreadable(); }
+
+RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptions& options) {
+  RegionVerifyReport report;
+  report.path = set.path;
+  report.kind = set.kind;
+  report.regions = set.regions.size();
+  RegionSetSummary summary = SummarizeRegionSet(set, options.file.reader);
+  report.problems = std::move(summary.problems);
+  report.store_files = summary.store_files;
+  std::set<std::string> verified;
+  for (const auto& r : set.regions) {
+    for (const auto& fd : r.families) {
+      std::vector<std::unique_ptr<StoreFileReader>> store;
+      for (const auto& sf : fd.store_files) {
+        if (sf.target_path.empty()) continue;  // reported by the summary
+        if (options.verify_files && verified.insert(sf.target_path).second)
+          report.files.push_back(VerifyFile(sf.target_path, options.file));
+        auto sr = StoreFileReader::Open(sf, options.file.reader);
+        if (!sr.ok()) continue;  // reported by the summary
+        if (options.check_key_ranges && r.info) CheckKeyRange(**sr, r, fd.name, &report);
+        store.push_back(std::move(sr).value());
+      }
+      CheckSequenceIds(store, r, fd.name, &report);
+    }
+  }
+  CheckRegionMap(set, &report);
+  for (const auto& p : report.problems) {
+    if (p.severity == Sev::kError) ++report.errors;
+    if (p.severity == Sev::kWarning) ++report.warnings;
+  }
+  return report;
+}
+
+void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool quiet,
+                             std::ostream& out) {
+  if (json) {
+    std::string j = fmt::format("{{\"kind\":\"{}\",\"path\":", RegionSetKindName(report.kind));
+    AppendJsonString(&j, report.path);
+    j += fmt::format(",\"clean\":{},\"errors\":{},\"warnings\":{},\"regions\":{},"
+                     "\"store_files\":{},\"files\":[",
+                     report.clean(), report.errors, report.warnings, report.regions,
+                     report.store_files);
+    bool first = true;
+    for (const auto& f : report.files) {
+      if (quiet && f.clean()) continue;
+      std::ostringstream s;
+      PrintVerifyReport(f, true, s);
+      std::string one = s.str();
+      while (!one.empty() && one.back() == '\n') one.pop_back();
+      j += (first ? "" : ",") + one;
+      first = false;
+    }
+    j += "],\"problems\":[";
+    first = true;
+    for (const auto& p : report.problems) {
+      if (quiet && p.severity == Sev::kInfo) continue;
+      j += first ? "{" : ",{";
+      first = false;
+      j += fmt::format("\"severity\":\"{}\",\"region\":", LayoutSeverityName(p.severity));
+      AppendJsonString(&j, p.region);
+      j += ",\"family\":";
+      AppendJsonString(&j, p.family);
+      j += ",\"file\":";
+      AppendJsonString(&j, p.file);
+      j += ",\"what\":";
+      AppendJsonString(&j, p.what);
+      j += "}";
+    }
+    j += "]}\n";
+    out << j;
+    return;
+  }
+  for (const auto& f : report.files)
+    if (!quiet || !f.clean()) PrintVerifyReport(f, false, out);
+  std::string t;
+  for (const auto& p : report.problems) {
+    if (quiet && p.severity == Sev::kInfo) continue;
+    std::string where = p.region;
+    if (!p.family.empty()) where += "/" + p.family;
+    if (!p.file.empty()) where += (where.empty() ? "" : "/") + p.file;
+    t += fmt::format("  {:<7} {}{}\n", LayoutSeverityName(p.severity),
+                     where.empty() ? "" : where + ": ", p.what);
+  }
+  std::string verdict = report.clean() ? "OK" : report.corrupt() ? "CORRUPT" : "UNREADABLE";
+  out << fmt::format("{} {}: {} ({} regions, {} store files, {} errors, {} warnings)\n",
+                     RegionSetKindName(report.kind), report.path, verdict, report.regions,
+                     report.store_files, report.errors, report.warnings)
+      << t;
+}
+
+}  // namespace hfile::region
