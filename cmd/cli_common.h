@@ -40,6 +40,7 @@ Result<std::string> ParseBytesArg(const std::string& text, bool hex);
 // The tools, runnable in-process: each parses argv, does its work, returns its exit code.
 int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 

@@ -1,0 +1,341 @@
+// Writer: HFileWriterImpl's append / block boundary / close sequence plus the StoreFileWriter
+// duties (blooms, delete-family count, timestamps). Sources: apache/hbase branch-2.6
+// hbase-server/src/main/java/org/apache/hadoop/hbase/io/hfile/{HFileWriterImpl,HFileBlock,
+// HFileBlockIndex,CompoundBloomFilterWriter}.java, regionserver/StoreFileWriter.java.
+//
+// Per cell (StoreFileWriter.append, then HFileWriterImpl.append):
+//   order check (equal keys are "duplicates") -> general bloom key (if new) -> delete-family
+//   bloom key (DeleteFamily / DeleteFamilyVersion rows) -> unless duplicate, block boundary:
+//   the block is finished when its encoded or unencoded size >= block size -> encode the cell ->
+//   stats -> TIMERANGE (DeleteColumn / DeleteFamily also include 0) and EARLIEST_PUT_TS.
+// At a boundary: write the data block, add its index key (index_key.h), then the inline blocks:
+//   leaf index chunk, general bloom chunks, delete-family bloom chunks.
+// Close: last data block, inline blocks (closing), META blocks by name, intermediate + root data
+//   index, meta index root, FILEINF2, BLMFMET2, DFBLMET2, trailer.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "hfile/file_info.h"
+#include "hfile/trailer.h"
+#include "index_key.h"
+#include "writer_internal.h"
+
+namespace hfile {
+
+namespace {
+
+Status ValidateOptions(const WriterOptions& o) {
+  if (o.block_size == 0) return Status::InvalidArgument("block size must be > 0");
+  if (o.bytes_per_checksum == 0) return Status::InvalidArgument("bytes per checksum must be > 0");
+  if (o.index_block_max_size == 0) return Status::InvalidArgument("index block max size must be > 0");
+  if (o.index_min_entries < 2) return Status::InvalidArgument("index min entries must be >= 2");
+  if (!CompressionAvailable(o.compression)) {
+    return Status::NotSupported(fmt::format("compression {} is not built in",
+                                            CompressionName(o.compression)));
+  }
+  if (o.encoding == DataBlockEncoding::kPrefixTree ||
+      !DataBlockEncodingFromId(static_cast<uint16_t>(o.encoding))) {
+    return Status::NotSupported("data block encoding cannot be written");
+  }
+  if (o.store_file && o.bloom_type != BloomType::kNone) {
+    if (!(o.bloom_error_rate > 0 && o.bloom_error_rate < 1)) {
+      return Status::InvalidArgument("bloom error rate must be in (0, 1)");
+    }
+    if (o.bloom_chunk_size <= 0 || o.bloom_max_fold < 0 || o.bloom_max_fold > 30) {
+      return Status::InvalidArgument("bad bloom chunk size or max fold");
+    }
+    if (o.bloom_type == BloomType::kRowPrefixFixedLength && o.bloom_prefix_length <= 0) {
+      return Status::InvalidArgument("ROWPREFIX_FIXED_LENGTH needs a prefix length > 0");
+    }
+  }
+  for (const auto& [key, value] : o.extra_file_info) {
+    if (Slice(key).starts_with("hfile.")) {
+      return Status::InvalidArgument(
+          fmt::format("file info key '{}': keys starting with 'hfile.' are reserved", key));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Writer::Writer(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+
+Writer::~Writer() {
+  if (rep_->file && !rep_->finished) rep_->file->Abandon();
+}
+
+uint64_t Writer::entries() const { return rep_->entry_count; }
+
+Result<std::unique_ptr<Writer>> Writer::Create(const std::string& path,
+                                               const WriterOptions& options) {
+  HFILE_RETURN_IF_ERROR(ValidateOptions(options));
+  auto rep = std::make_unique<Rep>();
+  rep->options = options;
+  const WriterOptions& o = rep->options;
+  rep->format.include_tags = o.include_tags;
+  rep->format.include_mvcc = o.include_mvcc;
+  rep->format.tags_compressed =
+      o.include_tags && o.compress_tags && o.encoding != DataBlockEncoding::kNone;
+  rep->data_block_type =
+      o.encoding == DataBlockEncoding::kNone ? BlockType::kData : BlockType::kEncodedData;
+  rep->encoder = NewDataBlockEncoder(o.encoding, rep->format);
+  if (!rep->encoder) return Status::NotSupported("data block encoding cannot be written");
+  HFILE_ASSIGN_OR_RETURN(rep->file, WritableFile::Create(path));
+  BlockWriterOptions bo;
+  bo.compression = o.compression;
+  bo.compress.level = o.compression_level;
+  bo.compress.zstd_framing =
+      o.zstd_hadoop_framing ? ZstdFraming::kHadoopBlock : ZstdFraming::kRawFrame;
+  bo.checksum_type = o.checksum_type;
+  bo.bytes_per_checksum = o.bytes_per_checksum;
+  rep->blocks = std::make_unique<BlockWriter>(rep->file.get(), bo);
+  rep->index = std::make_unique<IndexWriter>(o.index_block_max_size, o.index_min_entries);
+  if (o.store_file) {
+    BloomWriter::Options bloom;
+    bloom.error_rate = o.bloom_error_rate;
+    bloom.chunk_byte_size = o.bloom_chunk_size;
+    bloom.max_fold = o.bloom_max_fold;
+    if (o.bloom_type != BloomType::kNone) {
+      bloom.type = o.bloom_type;
+      bloom.prefix_length = o.bloom_prefix_length;
+      rep->general_bloom = std::make_unique<BloomWriter>(bloom);
+    }
+    if (o.bloom_type != BloomType::kRowCol && o.delete_family_bloom) {
+      bloom.type = BloomType::kRow;
+      bloom.prefix_length = 0;
+      bloom.delete_family = true;
+      rep->delete_family_bloom = std::make_unique<BloomWriter>(bloom);
+    }
+  }
+  return std::unique_ptr<Writer>(new Writer(std::move(rep)));
+}
+
+bool Writer::Rep::ShouldFinishBlock() const {
+  const size_t encoded = encoder->EncodedSize();
+  if (options.encoded_block_size_ratio > 0) {
+    const auto limit = static_cast<int64_t>(options.block_size * options.encoded_block_size_ratio);
+    return static_cast<int64_t>(encoded) >= limit;
+  }
+  return encoded >= options.block_size || encoder->UnencodedSize() >= options.block_size;
+}
+
+Status Writer::Rep::FinishDataBlock() {
+  if (encoder->cell_count() == 0) return Status::OK();
+  body.clear();
+  encoder->Finish(&body);
+  WrittenBlock b;
+  HFILE_RETURN_IF_ERROR(blocks->Write(data_block_type, body, &b));
+  if (first_data_block_offset < 0) first_data_block_offset = static_cast<int64_t>(b.offset);
+  last_data_block_offset = static_cast<int64_t>(b.offset);
+  Slice prev(prev_block_last_key);
+  MakeIndexKey(options.comparator, options.flavor, has_prev_block ? &prev : nullptr,
+               first_key_in_block, &index_key);
+  index->AddEntry(index_key, b.offset, b.on_disk_size_with_header);
+  total_uncompressed_bytes += b.uncompressed_size_with_header();
+  prev_block_last_key.assign(last_key);
+  has_prev_block = true;
+  encoder->Reset();
+  return Status::OK();
+}
+
+Status Writer::Rep::WriteInlineBlocks(bool closing) {
+  HFILE_RETURN_IF_ERROR(index->MaybeWriteLeaf(blocks.get(), closing, &total_uncompressed_bytes));
+  for (BloomWriter* bloom : {general_bloom.get(), delete_family_bloom.get()}) {
+    if (bloom == nullptr) continue;
+    if (closing) bloom->FinishChunks();
+    while (bloom->HasReadyChunk()) {
+      WrittenBlock b;
+      HFILE_RETURN_IF_ERROR(blocks->Write(BlockType::kBloomChunk, bloom->ReadyChunk(), &b));
+      bloom->ChunkWritten(b.offset, b.on_disk_size_with_header);
+      total_uncompressed_bytes += b.uncompressed_size_with_header();
+    }
+  }
+  return Status::OK();
+}
+
+void Writer::Rep::AddToBlooms(const Cell& cell) {
+  const Slice row = cell.row();
+  if (general_bloom) {
+    // BloomContext.isNewKey: ROW / ROWPREFIX compare the row (prefix), ROWCOL row+family+column.
+    bloom_identity.clear();
+    if (options.bloom_type == BloomType::kRowCol) {
+      const Slice key = cell.key;
+      bloom_identity.append(key.data(), key.size() - 9);  // row, family, qualifier
+    } else if (options.bloom_type == BloomType::kRowPrefixFixedLength) {
+      const size_t n = std::min<size_t>(row.size(), static_cast<size_t>(options.bloom_prefix_length));
+      bloom_identity.append(row.data(), n);
+    } else {
+      bloom_identity.append(row.data(), row.size());
+    }
+    if (general_bloom->key_count() == 0 || bloom_identity != prev_bloom_identity) {
+      bloom_key.clear();
+      AppendBloomHashKey(options.bloom_type, options.bloom_prefix_length, row, cell.qualifier(),
+                         &bloom_key);
+      general_bloom->Add(bloom_key, bloom_key);
+      last_bloom_key.swap(bloom_key);
+      prev_bloom_identity.swap(bloom_identity);
+    }
+  }
+  const uint8_t type = cell.type();
+  if (type == static_cast<uint8_t>(KeyType::kDeleteFamily) ||
+      type == static_cast<uint8_t>(KeyType::kDeleteFamilyVersion)) {
+    ++delete_family_count;
+    if (delete_family_bloom &&
+        (!has_delete_family_row || Slice(prev_delete_family_row) != row)) {
+      delete_family_bloom->Add(row, row);
+      prev_delete_family_row.assign(row.data(), row.size());
+      has_delete_family_row = true;
+    }
+  }
+}
+
+void Writer::Rep::TrackTimestamps(const Cell& cell) {
+  const int64_t ts = cell.timestamp();
+  const uint8_t type = cell.type();
+  if (type == static_cast<uint8_t>(KeyType::kPut)) earliest_put_ts = std::min(earliest_put_ts, ts);
+  // TimeRangeTracker.includeTimestamp(Cell): DeleteColumn / DeleteFamily also include 0.
+  auto include = [this](int64_t t) {
+    time_range.min = std::min(time_range.min, t);
+    time_range.max = std::max(time_range.max, t);
+  };
+  include(ts);
+  if (type == static_cast<uint8_t>(KeyType::kDeleteColumn) ||
+      type == static_cast<uint8_t>(KeyType::kDeleteFamily)) {
+    include(0);
+  }
+}
+
+Status Writer::Append(const Cell& cell) {
+  Rep* r = rep_.get();
+  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
+  const ComparatorKind kind = r->options.comparator;
+  if (kind != ComparatorKind::kRawBytes && !IsValidKey(cell.key)) {
+    return Status::InvalidArgument(
+        fmt::format("malformed key of {} bytes (cell #{})", cell.key.size(), r->entry_count));
+  }
+  if (!cell.tags.empty() && !r->options.include_tags) {
+    return Status::InvalidArgument("cell has tags but the writer does not include tags");
+  }
+  if (cell.tags.size() > 0xFFFF) return Status::InvalidArgument("tags longer than 65535 bytes");
+  bool duplicate = false;
+  if (r->entry_count > 0) {
+    const int c = CompareKeys(kind, r->last_key, cell.key);
+    if (c > 0) {
+      return Status::InvalidArgument(fmt::format(
+          "cell #{} out of order: key {} sorts before the previous key {}", r->entry_count,
+          DescribeKey(cell.key, kind), DescribeKey(r->last_key, kind)));
+    }
+    duplicate = c == 0;  // HFileWriterImpl.checkKey: a "duplicate key" never starts a block
+  }
+  if (r->options.store_file && kind != ComparatorKind::kRawBytes) r->AddToBlooms(cell);
+  if (!duplicate && r->encoder->cell_count() > 0 && r->ShouldFinishBlock()) {
+    Status s = r->FinishDataBlock();
+    if (s.ok()) s = r->WriteInlineBlocks(false);
+    if (!s.ok()) return r->Fail(s);
+  }
+  if (r->encoder->cell_count() == 0) r->first_key_in_block.assign(cell.key.data(), cell.key.size());
+  r->encoder->Add(cell);
+
+  const size_t kv_len = 8 + cell.key.size() + cell.value.size() +
+                        (cell.tags.empty() ? 0 : 2 + cell.tags.size());
+  r->unencoded_bytes += kv_len;
+  r->total_key_length += cell.key.size();
+  r->total_value_length += cell.value.size();
+  // PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length (with tags) + 4; strict '<'.
+  if (r->len_of_biggest_cell < static_cast<int64_t>(kv_len + 4)) {
+    r->len_of_biggest_cell = static_cast<int64_t>(kv_len + 4);
+    r->key_of_biggest_cell.assign(cell.key.data(), cell.key.size());
+  }
+  r->max_memstore_ts = std::max(r->max_memstore_ts, cell.sequence_id);
+  r->max_tags_length = std::max(r->max_tags_length, static_cast<uint32_t>(cell.tags.size()));
+  r->last_key.assign(cell.key.data(), cell.key.size());
+  ++r->entry_count;
+  if (kind != ComparatorKind::kRawBytes) r->TrackTimestamps(cell);
+  return Status::OK();
+}
+
+Status Writer::AppendMetaBlock(const std::string& name, const Slice& bytes) {
+  if (rep_->failed || rep_->finished) return Status::InvalidArgument("writer is finished or failed");
+  rep_->meta_blocks.emplace_back(name, bytes.ToString());
+  return Status::OK();
+}
+
+Status Writer::Finish(WriterStats* stats) {
+  Rep* r = rep_.get();
+  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
+  auto fail = [r](Status s) { return r->Fail(std::move(s)); };
+  Status s = r->FinishDataBlock();
+  if (s.ok()) s = r->WriteInlineBlocks(true);
+  if (!s.ok()) return fail(s);
+
+  // META blocks sorted by name (appendMetaBlock inserts after equal names: a stable sort).
+  std::stable_sort(r->meta_blocks.begin(), r->meta_blocks.end(),
+                   [](const auto& a, const auto& b) { return Slice(a.first).compare(b.first) < 0; });
+  IndexChunk meta_index;
+  for (const auto& [name, bytes] : r->meta_blocks) {
+    WrittenBlock b;
+    if (!(s = r->blocks->Write(BlockType::kMeta, bytes, &b)).ok()) return fail(s);
+    r->total_uncompressed_bytes += b.uncompressed_size_with_header();
+    meta_index.Add(name, b.offset, b.on_disk_size_with_header);
+  }
+
+  Trailer t;
+  if (!(s = r->index->Finish(r->blocks.get(), &t.load_on_open_data_offset)).ok()) return fail(s);
+  r->body.clear();
+  meta_index.EncodeRoot(&r->body);
+  WrittenBlock b;
+  if (!(s = r->blocks->Write(BlockType::kRootIndex, r->body, &b)).ok()) return fail(s);
+  r->total_uncompressed_bytes += b.uncompressed_size_with_header();
+
+  FileInfo info;
+  r->BuildFileInfo(&info);
+  r->body.clear();
+  info.EncodeTo(&r->body);
+  t.file_info_offset = r->blocks->offset();
+  if (!(s = r->blocks->Write(BlockType::kFileInfo, r->body, &b)).ok()) return fail(s);
+  r->total_uncompressed_bytes += b.uncompressed_size_with_header();
+
+  const std::pair<BloomWriter*, BlockType> metas[] = {
+      {r->general_bloom.get(), BlockType::kGeneralBloomMeta},
+      {r->delete_family_bloom.get(), BlockType::kDeleteFamilyBloomMeta}};
+  for (const auto& [bloom, type] : metas) {
+    if (bloom == nullptr || bloom->key_count() == 0) continue;
+    r->body.clear();
+    bloom->EncodeMeta(&r->body);
+    if (!(s = r->blocks->Write(type, r->body, &b)).ok()) return fail(s);
+    r->total_uncompressed_bytes += b.uncompressed_size_with_header();
+  }
+
+  t.major_version = 3;
+  t.minor_version = 3;
+  t.num_data_index_levels = r->index->num_levels();
+  t.uncompressed_data_index_size = r->index->uncompressed_size();
+  t.first_data_block_offset = r->first_data_block_offset;
+  t.last_data_block_offset = r->last_data_block_offset;
+  t.comparator_class_name = r->options.comparator_class_name.empty()
+                                ? std::string(ComparatorClassName(r->options.comparator))
+                                : r->options.comparator_class_name;
+  t.data_index_count = r->index->root_entries();
+  t.meta_index_count = static_cast<uint32_t>(r->meta_blocks.size());
+  t.total_uncompressed_bytes = r->total_uncompressed_bytes + t.size();
+  t.entry_count = r->entry_count;
+  t.compression_ordinal = static_cast<uint32_t>(r->options.compression);
+  r->body.clear();
+  if (!(s = t.EncodeTo(&r->body)).ok()) return fail(s);
+  if (!(s = r->file->Append(r->body)).ok()) return fail(s);
+  const uint64_t size = r->file->size();
+  if (!(s = r->file->Commit()).ok()) return fail(s);
+  r->finished = true;
+  if (stats) {
+    stats->entries = r->entry_count;
+    stats->data_blocks = r->index->data_blocks();
+    stats->file_size = size;
+    stats->index_levels = r->index->num_levels();
+    stats->unencoded_cell_bytes = r->unencoded_bytes;
+  }
+  return Status::OK();
+}
+
+}  // namespace hfile
