@@ -23,6 +23,9 @@ public final class Main {
         case "read":
           ReadCommand.run(args, out);
           break;
+        case "bench":
+          BenchCommand.run(args, out);
+          break;
         case "cluster":
           ClusterCommand.run(args, out);
           break;
@@ -49,6 +52,8 @@ public final class Main {
       + "           [--compress-tags true|false] [--index-max-size N] [--index-min-entries N]\n"
       + "           [--cells N] [--seed S] [--value-max N] [--large-value N] [--family F]\n"
       + "  Main read FILE [--probes PROBEFILE]\n"
-      + "  Main cluster --root DIR --script FILE");
+      + "  Main cluster --root DIR --script FILE\n"
+      + "  Main bench --dir DIR --work DIR --compression C [--level L] [--encoding E] [--ops LIST]\n"
+      + "             [--scan-file HFILE] [--reps N] [--warmup N]");
   }
 }

@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""Runs hfilekit's comparison benchmark (scripts/bench.sh is the entry point).
+
+Every measurement is its own process (peak RSS = that process's ru_maxrss, from wait4), except
+HBase, which runs one warmed-up JVM per setting and times each operation inside it. For each
+setting, the runs of hfilekit and of each peer alternate, and every ratio hfilekit/peer is taken
+pair by pair (run i of hfilekit with run i of the peer) before the median is reported, so that
+load from other processes on the machine hits both sides of a ratio alike.
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+CODECS = [("NONE", 0), ("SNAPPY", 0), ("LZ4", 0), ("ZSTD", 1), ("ZSTD", 3), ("GZ", 0)]
+ENCODINGS = ["NONE", "FAST_DIFF", "ROW_INDEX_V1"]
+
+
+def codec_label(codec, level):
+    return f"{codec}-{level}" if codec == "ZSTD" else codec
+
+
+def run_proc(cmd, env=None):
+    """Runs cmd; returns (stdout, rc, wall seconds, peak RSS KiB of that child alone)."""
+    t = time.monotonic()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    out, err = b"", b""
+    # communicate() would reap the child; read the pipes first, then wait4 for its rusage.
+    out = p.stdout.read()
+    err = p.stderr.read()
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - t
+    if p.returncode not in (0, 3):
+        sys.stderr.write(f"bench: {' '.join(cmd)} exited {p.returncode}\n{err.decode()[-2000:]}\n")
+    return out.decode(), p.returncode, wall, ru.ru_maxrss
+
+
+class Bench:
+    def __init__(self, args):
+        self.a = args
+        self.bin = os.path.join(args.build, "bin", "hfile-bench")
+        self.verify_bin = os.path.join(args.build, "bin", "hfile-verify")
+        self.sst_dump = shutil.which("sst_dump")
+        self.runs = []  # every measurement
+        self.data = os.path.join(args.work, "data")
+        self.harness = os.path.join(ROOT, "tests", "hbase")
+        self.harness_build = args.harness_build
+
+    def record(self, rec, setting, **extra):
+        rec.update(codec=setting[0], level=setting[1], encoding=setting[2], **extra)
+        self.runs.append(rec)
+        return rec
+
+    def hb(self, setting, impl, op, rep, **kw):
+        codec, level, enc = setting
+        cmd = [self.bin, "run", "--impl", impl, "--op", op, "--codec", codec.lower(),
+               "--level", str(level), "--encoding", enc, "--dir", self.data]
+        for k, v in kw.items():
+            cmd += ["--" + k.replace("_", "-"), str(v)]
+        out, rc, wall, rss = run_proc(cmd)
+        try:
+            rec = json.loads(out.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            rec = {"impl": impl, "op": op, "ok": False, "error": f"rc={rc}"}
+        rec["rep"] = rep
+        rec["maxrss_kb"] = rss
+        if rec.get("ok") and op in ("compact",) and impl != "hbase":
+            rec["bytes"] = self.part_bytes
+        if rec.get("ok") and op in ("rewrite", "verify") and not rec.get("bytes"):
+            rec["bytes"] = self.cell_bytes
+            rec["cells"] = self.cell_count
+        if rec.get("ok") and impl == "floor":
+            rec["bytes"], rec["cells"] = self.cell_bytes, self.cell_count
+            if op == "compact":
+                rec["bytes"] = self.part_bytes
+        return self.record(rec, setting)
+
+    def cli(self, setting, impl, op, rep, cmd):
+        out, rc, wall, rss = run_proc(cmd)
+        rec = {"impl": impl, "op": op, "rep": rep, "ok": rc == 0, "seconds": wall,
+               "cells": self.cell_count, "bytes": self.cell_bytes, "maxrss_kb": rss,
+               "cmd": " ".join(cmd)}
+        if rc != 0:
+            rec["error"] = out[-500:]
+        return self.record(rec, setting)
+
+    def java_cmd(self):
+        cp_file = os.path.join(self.harness_build, "classpath.txt")
+        if not os.path.exists(cp_file) or not shutil.which("java"):
+            return None
+        cp = open(cp_file).read().strip() + ":" + os.path.join(self.harness_build, "classes")
+        # Full JIT (no TieredStopAtLevel, unlike harness.sh's short oracle runs), G1 as a
+        # RegionServer uses, a heap big enough not to thrash.
+        return ["java", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
+                "--add-opens", "java.base/sun.nio.ch=ALL-UNNAMED",
+                "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-Xms1g", "-Xmx2g",
+                "-cp", cp, "org.hfilekit.harness.Main"]
+
+    def generate(self):
+        os.makedirs(self.data, exist_ok=True)
+        out, rc, _, _ = run_proc([self.bin, "gen", "--dir", self.data, "--bytes",
+                                  str(self.a.bytes), "--gets", str(self.a.gets)])
+        if rc != 0:
+            sys.exit("bench: generating cells failed")
+        self.summary = json.loads(out)
+        self.cell_bytes = self.summary["bytes"]
+        self.cell_count = self.summary["cells"]
+        # Input cell bytes of the compaction: the four parts hold every cell once.
+        self.part_bytes = self.cell_bytes
+
+    def setting_dir(self, setting):
+        d = os.path.join(self.a.work, "files", f"{codec_label(setting[0], setting[1])}-{setting[2]}")
+        os.makedirs(d, exist_ok=True)
+        return d
+
+    def run_setting(self, setting):
+        codec, level, enc = setting
+        d = self.setting_dir(setting)
+        reps = self.a.reps
+        hk_file = os.path.join(d, "hfilekit.hfile")
+        rdb_file = os.path.join(d, "rocksdb.sst")
+        to_codec = "zstd" if codec == "LZ4" else "lz4"
+        print(f"bench: {codec_label(codec, level)} / {enc}", file=sys.stderr, flush=True)
+
+        # 1. write (hfilekit, RocksDB alternating).
+        have_writer = True
+        for r in range(reps):
+            rec = self.hb(setting, "hfilekit", "write", r, file=hk_file)
+            have_writer = rec.get("ok", False)
+            self.hb(setting, "rocksdb", "write", r, file=rdb_file)
+
+        # 2. HBase, one JVM for all its operations (writes its files into d).
+        java = self.java_cmd()
+        if java and not self.a.no_hbase:
+            ops = "write,scan,get,get-bloom,compact"
+            cmd = java + ["bench", "--dir", self.data, "--work", d, "--compression", codec.lower(),
+                          "--level", str(level), "--encoding", enc, "--ops", ops,
+                          "--reps", str(reps), "--warmup", str(self.a.warmup)]
+            out, rc, wall, rss = run_proc(cmd)
+            for line in out.splitlines():
+                if line.startswith("{"):
+                    rec = json.loads(line)
+                    if rec["op"] == "compact":
+                        rec["bytes"] = self.part_bytes
+                    rec["jvm_maxrss_kb"] = rss
+                    self.record(rec, setting)
+        hbase_file = os.path.join(d, "hbase.hfile")
+        # The HFile the readers scan: hfilekit's own when it has a writer, else HBase's.
+        ref = hk_file if have_writer else hbase_file
+        if not os.path.exists(ref):
+            print(f"bench: no HFile for {setting}, skipping reads", file=sys.stderr)
+            return
+        parts = [os.path.join(d, f"hbase-part{i}.hfile") for i in range(4)]
+        have_parts = all(os.path.exists(p) for p in parts)
+        if have_writer:
+            # hfilekit's own part files (written with the same settings), untimed.
+            hk_parts = []
+            for i in range(4):
+                p = os.path.join(d, f"hfilekit-part{i}.hfile")
+                self.hb(setting, "hfilekit", "write", -1, file=p,
+                        cells=os.path.join(self.data, f"part{i}.bin"))
+                self.runs.pop()  # preparation, not a measurement
+                hk_parts.append(p)
+            parts, have_parts = hk_parts, True
+
+        for r in range(reps):
+            self.hb(setting, "floor", "write", r, file=ref, out=os.path.join(d, "floor.out"))
+            self.hb(setting, "hfilekit", "scan", r, file=ref)
+            self.hb(setting, "rocksdb", "scan", r, file=rdb_file)
+            self.hb(setting, "floor", "scan", r, file=ref)
+            for op in ("get", "get-bloom"):
+                self.hb(setting, "hfilekit", op, r, file=ref)
+                self.hb(setting, "rocksdb", op, r, file=rdb_file)
+            self.hb(setting, "hfilekit", "verify", r, file=ref)
+            self.hb(setting, "rocksdb", "verify", r, file=rdb_file)
+            self.cli(setting, "hfilekit", "verify-cli", r, [self.verify_bin, ref])
+            if self.sst_dump:
+                self.cli(setting, "rocksdb", "verify-cli", r,
+                         [self.sst_dump, f"--file={rdb_file}", "--command=check",
+                          "--verify_checksum"])
+            if have_writer:
+                cout = os.path.join(d, "hfilekit-compacted.hfile")
+                self.hb(setting, "hfilekit", "compact", r, inputs=",".join(parts), out=cout)
+                self.hb(setting, "floor", "compact", r, inputs=",".join(parts), file=cout,
+                        out=os.path.join(d, "floor.out"))
+                rout = os.path.join(d, "hfilekit-rewritten.hfile")
+                self.hb(setting, "hfilekit", "rewrite", r, file=ref, out=rout, to_codec=to_codec)
+                self.hb(setting, "floor", "rewrite", r, file=ref, out=os.path.join(d, "floor.out"),
+                        to_codec=to_codec)
+            if have_parts:
+                # Both cores: four files scanned / verified with one thread, then with two (in
+                # quick mode each file four times over, so that the work dwarfs thread start).
+                many = parts * (4 if self.a.quick else 1)
+                for j in (1, 2):
+                    self.hb(setting, "hfilekit", "scan", r, inputs=",".join(many), threads=j)
+                    self.runs[-1]["op"] = f"scan-4files-j{j}"
+                    self.cli(setting, "hfilekit", f"verify-4files-j{j}", r,
+                             [self.verify_bin, "-j", str(j)] + many)
+        if not self.a.keep:
+            shutil.rmtree(d, ignore_errors=True)
+
+    def settings(self):
+        if self.a.quick:
+            s = [(c, l, "NONE") for c, l in CODECS]
+            s += [(c, l, e) for e in ENCODINGS[1:] for c, l in (("NONE", 0), ("LZ4", 0))]
+            return s
+        return [(c, l, e) for e in ENCODINGS for c, l in CODECS]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench-out"))
+    ap.add_argument("--work", default=None, help="scratch dir (default /dev/shm/hfkbench-PID)")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--harness-build", default=os.path.join(ROOT, "tests", "hbase", "target"))
+    ap.add_argument("--bytes", type=int, default=None)
+    ap.add_argument("--gets", type=int, default=None)
+    ap.add_argument("--reps", type=int, default=None)
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--no-hbase", action="store_true")
+    ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--only", default=None, help="CODEC[-LEVEL]/ENCODING,... to run a subset")
+    a = ap.parse_args()
+    a.bytes = a.bytes or ((16 << 20) if a.quick else (1 << 30) + (64 << 20))
+    a.gets = a.gets or (2000 if a.quick else 20000)
+    a.reps = a.reps or 3
+    a.work = a.work or f"/dev/shm/hfkbench-{os.getpid()}"
+    os.makedirs(a.work, exist_ok=True)
+    b = Bench(a)
+    t0 = time.time()
+    b.generate()
+    settings = b.settings()
+    if a.only:
+        want = set(a.only.split(","))
+        settings = [s for s in settings if f"{codec_label(s[0], s[1])}/{s[2]}" in want]
+    for s in settings:
+        b.run_setting(s)
+    meta = {
+        "mode": "quick" if a.quick else "full",
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "host": platform.node(), "cpus": os.cpu_count(), "machine": platform.machine(),
+        "kernel": platform.release(), "work_dir": a.work, "reps": a.reps, "warmup": a.warmup,
+        "data": b.summary, "gets": a.gets, "elapsed_s": round(time.time() - t0, 1),
+        "git": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True).stdout.strip(),
+    }
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "raw.json"), "w") as f:
+        json.dump({"meta": meta, "runs": b.runs}, f, indent=1)
+    subprocess.run([sys.executable, os.path.join(HERE, "bench_report.py"),
+                    os.path.join(a.out, "raw.json"), a.out], check=True)
+    if not a.keep:
+        shutil.rmtree(a.work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs hfilekit's comparison benchmark: hfilekit against RocksDB's SST files, HBase 2.6 (Java,
+# in-process) and the raw codec + checksum floor, on the same generated cells, in one run.
+#
+#   scripts/bench.sh [--quick] [--out DIR] [--only CODEC/ENCODING,...] [bench.py options]
+#
+# Writes DIR/results.md, DIR/results.json and DIR/results.png (default DIR: bench-out).
+# --quick: 16 MiB of cells, 10 settings, a few minutes on 2 cores; default: ~1 GiB of cells,
+# all 18 settings (6 codecs x 3 encodings). Builds what it needs: build/ (Release, with
+# benchmarks) and the HBase harness (Maven; skipped with a warning when Java is missing).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${HFILE_BENCH_BUILD:-$root/build}"
+harness_build="${HFILE_BENCH_HARNESS_BUILD:-$build/hbase-harness}"
+
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHFILE_BUILD_BENCHMARKS=ON
+fi
+ninja -C "$build" hfile-bench hfile-verify >&2
+
+extra=()
+if command -v mvn >/dev/null && command -v java >/dev/null; then
+  (cd "$root/tests/hbase" && mvn -q -o package -Dharness.build.dir="$harness_build" >&2 ||
+     mvn -q package -Dharness.build.dir="$harness_build" >&2)
+else
+  echo "bench.sh: no Java/Maven, running without the HBase peer" >&2
+  extra+=(--no-hbase)
+fi
+python3 -c 'import matplotlib' 2>/dev/null ||
+  echo "bench.sh: no matplotlib (pip install matplotlib): results.png will be missing" >&2
+exec python3 "$root/scripts/bench.py" --build "$build" --harness-build "$harness_build" \
+  "${extra[@]}" "$@"
