@@ -47,7 +47,7 @@ def run_proc(cmd, env=None):
 class Bench:
     def __init__(self, args):
         self.a = args
-        self.bin = os.path.join(args.build, "bin", "hfile-bench")
+        self.bin = os.path.join(args.build, "bench", "hfile-bench")
         self.verify_bin = os.path.join(args.build, "bin", "hfile-verify")
         self.sst_dump = shutil.which("sst_dump")
         self.runs = []  # every measurement

@@ -512,11 +512,6 @@ Status ParseSetting(const Args& a, Setting* s) {
   return Status::OK();
 }
 
-Status Unavailable(Measurement* m, const std::string& why) {
-  m->note = why;
-  return Status::NotSupported(why);
-}
-
 Status Run(const Args& a, Measurement* m) {
   Setting s;
   HFILE_RETURN_IF_ERROR(ParseSetting(a, &s));
