@@ -20,17 +20,18 @@ Status BlockWriter::Write(BlockType type, const Slice& body, WrittenBlock* writt
         fmt::format("{} block body of {} bytes exceeds 2 GiB", BlockTypeName(type), body.size()));
   }
   const uint64_t offset = file_->size();
-  block_.assign(kBlockHeaderSizeWithChecksum, '\0');  // filled in below
-  if (options_.compression == Compression::kNone) {
-    block_.append(body.data(), body.size());
-  } else {
+  // An uncompressed body is written as it is; a compressed one goes after the header's room.
+  const bool compressed = options_.compression != Compression::kNone;
+  block_.assign(kBlockHeaderSizeWithChecksum, '\0');  // the header, filled in below
+  if (compressed) {
     HFILE_RETURN_IF_ERROR(Compress(options_.compression, body, options_.compress, &block_));
   }
-  if (block_.size() > INT32_MAX) {
+  const Slice on_disk_body = compressed ? Slice(block_).sub(kBlockHeaderSizeWithChecksum) : body;
+  const size_t data_len = kBlockHeaderSizeWithChecksum + on_disk_body.size();
+  if (data_len > INT32_MAX) {
     return Status::InvalidArgument(fmt::format("{} block too large after compression",
                                                BlockTypeName(type)));
   }
-  const size_t data_len = block_.size();
   const size_t sum_len = ChecksumBytes(options_.bytes_per_checksum, data_len);
   const int chain = static_cast<int>(BlockTypeChainId(type));
 
@@ -46,10 +47,13 @@ Status BlockWriter::Write(BlockType type, const Slice& body, WrittenBlock* writt
   header_.clear();
   h.EncodeTo(&header_);
   std::memcpy(block_.data(), header_.data(), kBlockHeaderSizeWithChecksum);
+  const Slice header(block_.data(), kBlockHeaderSizeWithChecksum);
 
   sums_.clear();
-  AppendChecksums(options_.checksum_type, options_.bytes_per_checksum, Slice(block_), &sums_);
-  HFILE_RETURN_IF_ERROR(file_->Append(block_));
+  AppendChecksums(options_.checksum_type, options_.bytes_per_checksum, header, on_disk_body,
+                  &sums_);
+  HFILE_RETURN_IF_ERROR(file_->Append(compressed ? Slice(block_) : header));
+  if (!compressed) HFILE_RETURN_IF_ERROR(file_->Append(on_disk_body));
   HFILE_RETURN_IF_ERROR(file_->Append(sums_));
 
   prev_offset_[chain] = static_cast<int64_t>(offset);

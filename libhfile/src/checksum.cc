@@ -27,6 +27,24 @@ uint32_t Compute(ChecksumType type, const char* data, size_t n) {
   return type == ChecksumType::kCrc32 ? Crc32(data, n) : Crc32c(data, n);
 }
 
+// Running CRC state: Start, Extend over pieces, Finish. CRC32 (ISA-L's gzip variant, like
+// zlib's crc32) continues from its finished value; CRC32C keeps the raw register.
+uint32_t Start(ChecksumType type) { return type == ChecksumType::kCrc32 ? 0 : 0xFFFFFFFFu; }
+uint32_t Extend(ChecksumType type, uint32_t crc, const char* data, size_t n) {
+  auto* p = reinterpret_cast<unsigned char*>(const_cast<char*>(data));
+  while (n > 0) {
+    const size_t piece = std::min(n, kMaxIsalPiece);
+    crc = type == ChecksumType::kCrc32 ? crc32_gzip_refl(crc, p, piece)
+                                       : crc32_iscsi(p, static_cast<int>(piece), crc);
+    p += piece;
+    n -= piece;
+  }
+  return crc;
+}
+uint32_t Finish(ChecksumType type, uint32_t crc) {
+  return type == ChecksumType::kCrc32 ? crc : crc ^ 0xFFFFFFFFu;
+}
+
 }  // namespace
 
 uint32_t Crc32(const char* data, size_t n) {
@@ -92,6 +110,35 @@ void AppendChecksums(ChecksumType type, uint32_t bytes_per_checksum, const Slice
   for (size_t off = 0; off < data.size(); off += bytes_per_checksum, pos += 4) {
     const size_t len = std::min<size_t>(bytes_per_checksum, data.size() - off);
     EncodeFixed32BE(&(*out)[pos], Compute(type, data.data() + off, len));
+  }
+}
+
+}  // namespace hfile
+
+namespace hfile {
+
+void AppendChecksums(ChecksumType type, uint32_t bytes_per_checksum, const Slice& head,
+                     const Slice& tail, std::string* out) {
+  const size_t total = head.size() + tail.size();
+  const size_t need = ChecksumBytes(bytes_per_checksum, total);
+  if (need == 0) return;
+  if (type != ChecksumType::kCrc32 && type != ChecksumType::kCrc32c) {
+    out->append(need, '\0');
+    return;
+  }
+  size_t pos = out->size();
+  out->resize(pos + need);
+  for (size_t off = 0; off < total; off += bytes_per_checksum, pos += 4) {
+    const size_t end = std::min<size_t>(off + bytes_per_checksum, total);
+    uint32_t crc = Start(type);
+    if (off < head.size()) {  // the part of this chunk inside head
+      crc = Extend(type, crc, head.data() + off, std::min(end, head.size()) - off);
+    }
+    if (end > head.size()) {  // the part inside tail
+      const size_t from = off > head.size() ? off - head.size() : 0;
+      crc = Extend(type, crc, tail.data() + from, end - head.size() - from);
+    }
+    EncodeFixed32BE(&(*out)[pos], Finish(type, crc));
   }
 }
 

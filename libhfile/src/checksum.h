@@ -32,6 +32,10 @@ Status VerifyChecksums(ChecksumType type, uint32_t bytes_per_checksum, const Sli
 // Appends ChecksumBytes(bpc, data.size()) bytes of checksums of `data` (zeros for NULL).
 void AppendChecksums(ChecksumType type, uint32_t bytes_per_checksum, const Slice& data,
                      std::string* out);
+// The same for the concatenation head + tail, without copying them together (a block header
+// and an uncompressed body).
+void AppendChecksums(ChecksumType type, uint32_t bytes_per_checksum, const Slice& head,
+                     const Slice& tail, std::string* out);
 
 }  // namespace hfile
 

@@ -54,7 +54,15 @@ class NoneEncoder final : public DataBlockEncoder {
   size_t UnencodedSize() const override { return data_.size(); }
   size_t EncodedSize() const override { return data_.size(); }
   size_t cell_count() const override { return count_; }
-  void Finish(std::string* body) override { body->append(data_); }
+  void Finish(std::string* body) override {
+    // Hand the cells over without copying when the caller starts from an empty body; the
+    // swapped-in buffer keeps its capacity for the next block.
+    if (body->empty()) {
+      body->swap(data_);
+    } else {
+      body->append(data_);
+    }
+  }
 
  private:
   const CellFormat format_;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -15,6 +16,9 @@ Status ErrnoStatus(const std::string& what, const std::string& path, int err) {
   return Status::IOError(fmt::format("{} {}", what, path), std::strerror(err));
 }
 constexpr size_t kWriteBufferSize = 1 << 20;
+// Slices at least this large (a data block) go to the kernel straight from the caller's memory,
+// together with whatever is buffered, in one writev.
+constexpr size_t kDirectWriteSize = 32 << 10;
 }  // namespace
 
 Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::string& path) {
@@ -75,16 +79,36 @@ WritableFile::~WritableFile() {
   if (!done_) Abandon();
 }
 
-Status WritableFile::FlushBuffer() {
-  size_t done = 0;
-  while (done < buffer_.size()) {
-    ssize_t r = ::write(fd_, buffer_.data() + done, buffer_.size() - done);
+Status WritableFile::WriteV(const Slice& a, const Slice& b) {
+  struct iovec iov[2] = {{const_cast<char*>(a.data()), a.size()},
+                         {const_cast<char*>(b.data()), b.size()}};
+  struct iovec* v = iov;
+  int n = 2;
+  auto skip_done = [&](size_t done) {
+    while (n > 0 && done >= v->iov_len) {
+      done -= v->iov_len;
+      ++v;
+      --n;
+    }
+    if (n > 0) {
+      v->iov_base = static_cast<char*>(v->iov_base) + done;
+      v->iov_len -= done;
+    }
+  };
+  skip_done(0);
+  while (n > 0) {
+    ssize_t r = ::writev(fd_, v, n);
     if (r < 0) {
       if (errno == EINTR) continue;
       return ErrnoStatus("cannot write", tmp_path_, errno);
     }
-    done += static_cast<size_t>(r);
+    skip_done(static_cast<size_t>(r));
   }
+  return Status::OK();
+}
+
+Status WritableFile::FlushBuffer() {
+  HFILE_RETURN_IF_ERROR(WriteV(buffer_, Slice()));
   buffer_.clear();
   return Status::OK();
 }
@@ -92,13 +116,12 @@ Status WritableFile::FlushBuffer() {
 Status WritableFile::Append(const Slice& data) {
   if (done_) return Status::InvalidArgument("append after commit");
   size_ += data.size();
-  if (buffer_.size() + data.size() > kWriteBufferSize) {
-    HFILE_RETURN_IF_ERROR(FlushBuffer());
-    if (data.size() >= kWriteBufferSize) {
-      buffer_.assign(data.data(), data.size());
-      return FlushBuffer();
-    }
+  if (data.size() >= kDirectWriteSize) {
+    HFILE_RETURN_IF_ERROR(WriteV(buffer_, data));
+    buffer_.clear();
+    return Status::OK();
   }
+  if (buffer_.size() + data.size() > kWriteBufferSize) HFILE_RETURN_IF_ERROR(FlushBuffer());
   buffer_.append(data.data(), data.size());
   return Status::OK();
 }

@@ -54,6 +54,8 @@ class WritableFile {
   WritableFile(std::string final_path, std::string tmp_path, int fd)
       : final_path_(std::move(final_path)), tmp_path_(std::move(tmp_path)), fd_(fd) {}
   Status FlushBuffer();
+  // Writes a then b in full (either may be empty).
+  Status WriteV(const Slice& a, const Slice& b);
 
   std::string final_path_;
   std::string tmp_path_;
