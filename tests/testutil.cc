@@ -48,6 +48,30 @@ void WriteFileOrDie(const std::string& path, const std::string& data) {
   if (!out) ADD_FAILURE() << "cannot write " << path;
 }
 
+std::string SpacedHex(const std::string& bytes) {
+  static const char* d = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : bytes) {
+    if (!out.empty()) out.push_back(' ');
+    out.push_back(d[c >> 4]);
+    out.push_back(d[c & 15]);
+  }
+  return out;
+}
+
+std::string ParseSpacedHex(const std::string& hex) {
+  std::string out;
+  for (size_t i = 0; i + 1 < hex.size();) {
+    if (hex[i] == ' ') {
+      ++i;
+      continue;
+    }
+    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+    i += 2;
+  }
+  return out;
+}
+
 std::vector<std::string> ListFilesRecursive(const std::string& dir) {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))

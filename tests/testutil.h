@@ -18,6 +18,11 @@ std::string NewTempDir(const std::string& name);
 
 std::string ReadFileOrDie(const std::string& path);
 void WriteFileOrDie(const std::string& path, const std::string& data);
+// "01 AB ..." (upper-case hex, space separated) for readable byte assertions, and its inverse
+// (spaces ignored).
+std::string SpacedHex(const std::string& bytes);
+std::string ParseSpacedHex(const std::string& hex);
+
 // Regular files below `dir`, sorted.
 std::vector<std::string> ListFilesRecursive(const std::string& dir);
 

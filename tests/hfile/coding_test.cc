@@ -2,21 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "testutil.h"
+
 #include <string>
 
 namespace hfile {
 namespace {
-
-std::string Hex(const std::string& s) {
-  static const char* d = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (!out.empty()) out.push_back(' ');
-    out.push_back(d[c >> 4]);
-    out.push_back(d[c & 15]);
-  }
-  return out;
-}
 
 TEST(Coding, VLongVectorsFromHadoop) {
   struct {
@@ -28,7 +19,7 @@ TEST(Coding, VLongVectorsFromHadoop) {
   for (const auto& c : cases) {
     std::string s;
     PutVLong(&s, c.v);
-    EXPECT_EQ(Hex(s), c.hex) << c.v;
+    EXPECT_EQ(test::SpacedHex(s), c.hex) << c.v;
     EXPECT_EQ(VLongSize(c.v), static_cast<int>(s.size()));
     Slice in(s);
     int64_t back;
@@ -62,7 +53,7 @@ TEST(Coding, CompressedIntVectors) {
   for (const auto& c : cases) {
     std::string s;
     PutCompressedInt(&s, c.v);
-    EXPECT_EQ(Hex(s), c.hex);
+    EXPECT_EQ(test::SpacedHex(s), c.hex);
     Slice in(s);
     uint32_t back;
     ASSERT_TRUE(GetCompressedInt(&in, &back));
@@ -79,7 +70,7 @@ TEST(Coding, FixedBigEndian) {
   PutFixed16BE(&s, 0x0102);
   PutFixed32BE(&s, 0x03040506);
   PutFixed64BE(&s, 0x0708090A0B0C0D0EULL);
-  EXPECT_EQ(Hex(s), "01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E");
+  EXPECT_EQ(test::SpacedHex(s), "01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E");
   Slice in(s);
   uint16_t a;
   uint32_t b;

@@ -2,25 +2,14 @@
 // can produce (or must reject).
 #include <gtest/gtest.h>
 
+#include "testutil.h"
+
 #include <string>
 
 #include "compression.h"
 
 namespace hfile {
 namespace {
-
-std::string Unhex(const std::string& hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size();) {
-    if (hex[i] == ' ') {
-      ++i;
-      continue;
-    }
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-    i += 2;
-  }
-  return out;
-}
 
 std::string Z(Compression c, const std::string& in,
               ZstdFraming f = ZstdFraming::kHadoopBlock) {
@@ -38,26 +27,26 @@ Status Unz(Compression c, const std::string& in, size_t raw_len, std::string* ou
 
 TEST(CompressionGolden, HadoopFramedSnappy) {
   // [rawLen 3][clen 5] raw Snappy: varint 3, literal tag (3-1)<<2, "abc".
-  EXPECT_EQ(Z(Compression::kSnappy, "abc"), Unhex("00000003 00000005 03 08 616263"));
-  EXPECT_EQ(Z(Compression::kSnappy, ""), Unhex("00000000"));
+  EXPECT_EQ(Z(Compression::kSnappy, "abc"), test::ParseSpacedHex("00000003 00000005 03 08 616263"));
+  EXPECT_EQ(Z(Compression::kSnappy, ""), test::ParseSpacedHex("00000000"));
 }
 
 TEST(CompressionGolden, HadoopFramedLz4) {
   // Raw LZ4 block: one sequence, token 0x30 = 3 literals, no match.
-  EXPECT_EQ(Z(Compression::kLz4, "abc"), Unhex("00000003 00000004 30 616263"));
-  EXPECT_EQ(Z(Compression::kLz4, ""), Unhex("00000000"));
+  EXPECT_EQ(Z(Compression::kLz4, "abc"), test::ParseSpacedHex("00000003 00000004 30 616263"));
+  EXPECT_EQ(Z(Compression::kLz4, ""), test::ParseSpacedHex("00000000"));
 }
 
 TEST(CompressionGolden, GzIsWhatJavaGzipOutputStreamWrites) {
   // JDK header, empty final fixed-Huffman block, CRC 0, ISIZE 0.
-  EXPECT_EQ(Z(Compression::kGz, ""), Unhex("1f8b0800000000000000 0300 00000000 00000000"));
+  EXPECT_EQ(Z(Compression::kGz, ""), test::ParseSpacedHex("1f8b0800000000000000 0300 00000000 00000000"));
   const std::string z = Z(Compression::kGz, "abc");
-  EXPECT_EQ(z.substr(0, 10), Unhex("1f8b0800000000000000"));
-  EXPECT_EQ(z.substr(z.size() - 8), Unhex("c2412435 03000000"));  // crc32("abc") LE, 3 LE
+  EXPECT_EQ(z.substr(0, 10), test::ParseSpacedHex("1f8b0800000000000000"));
+  EXPECT_EQ(z.substr(z.size() - 8), test::ParseSpacedHex("c2412435 03000000"));  // crc32("abc") LE, 3 LE
 }
 
 TEST(CompressionGolden, Bzip2IsAStandardStream) {
-  EXPECT_EQ(Z(Compression::kBzip2, ""), Unhex("425a6839 177245385090 00000000"));
+  EXPECT_EQ(Z(Compression::kBzip2, ""), test::ParseSpacedHex("425a6839 177245385090 00000000"));
   std::string out;
   // Hadoop's reader accepts a stream whose "BZ" was stripped.
   ASSERT_TRUE(Unz(Compression::kBzip2, Z(Compression::kBzip2, "abc").substr(2), 3, &out).ok());
@@ -72,16 +61,16 @@ TEST(CompressionGolden, Bzip2IsAStandardStream) {
 TEST(CompressionGolden, LzmaChunkIsDotLzmaWithKnownSize) {
   const std::string z = Z(Compression::kLzma, "abc");
   // [3][clen] then props 0x5D (lc 3, lp 0, pb 2), dict 4 KiB, size 3 (LE64).
-  EXPECT_EQ(z.substr(0, 4), Unhex("00000003"));
-  EXPECT_EQ(z.substr(8, 13), Unhex("5d 00100000 0300000000000000"));
+  EXPECT_EQ(z.substr(0, 4), test::ParseSpacedHex("00000003"));
+  EXPECT_EQ(z.substr(8, 13), test::ParseSpacedHex("5d 00100000 0300000000000000"));
 }
 
 TEST(CompressionGolden, ZstdBothFramings) {
   const std::string block = Z(Compression::kZstd, "abc");
-  EXPECT_EQ(block.substr(0, 4), Unhex("00000003"));
-  EXPECT_EQ(block.substr(8, 4), Unhex("28b52ffd"));
+  EXPECT_EQ(block.substr(0, 4), test::ParseSpacedHex("00000003"));
+  EXPECT_EQ(block.substr(8, 4), test::ParseSpacedHex("28b52ffd"));
   const std::string raw = Z(Compression::kZstd, "abc", ZstdFraming::kRawFrame);
-  EXPECT_EQ(raw.substr(0, 4), Unhex("28b52ffd"));
+  EXPECT_EQ(raw.substr(0, 4), test::ParseSpacedHex("28b52ffd"));
   std::string out;
   ASSERT_TRUE(Unz(Compression::kZstd, raw, 3, &out).ok());
   EXPECT_EQ(out, "abc");
@@ -101,47 +90,47 @@ TEST(CompressionGolden, GzConcatenatedMembers) {
 }
 
 // Snappy chunks for hand-built framing: "abc" and "def".
-const std::string kAbc = Unhex("03 08 616263");
-const std::string kDef = Unhex("03 08 646566");
+const std::string kAbc = test::ParseSpacedHex("03 08 616263");
+const std::string kDef = test::ParseSpacedHex("03 08 646566");
 
 TEST(HadoopBlockFraming, SeveralSegmentsAndSeveralChunks) {
   std::string out;
   // Two segments, each [len][clen][chunk] (several write() calls of a Java writer).
   const std::string two_segments =
-      Unhex("00000003 00000005") + kAbc + Unhex("00000003 00000005") + kDef;
+      test::ParseSpacedHex("00000003 00000005") + kAbc + test::ParseSpacedHex("00000003 00000005") + kDef;
   ASSERT_TRUE(Unz(Compression::kSnappy, two_segments, 6, &out).ok());
   EXPECT_EQ(out, "abcdef");
   // The large-body shape: one total length, pieces, then finish()'s empty segment.
   const std::string pieces =
-      Unhex("00000006 00000005") + kAbc + Unhex("00000005") + kDef + Unhex("00000000");
+      test::ParseSpacedHex("00000006 00000005") + kAbc + test::ParseSpacedHex("00000005") + kDef + test::ParseSpacedHex("00000000");
   ASSERT_TRUE(Unz(Compression::kSnappy, pieces, 6, &out).ok());
   EXPECT_EQ(out, "abcdef");
 }
 
 TEST(HadoopBlockFraming, RejectsInconsistentFraming) {
   std::string out;
-  const std::string ok = Unhex("00000003 00000005") + kAbc;
+  const std::string ok = test::ParseSpacedHex("00000003 00000005") + kAbc;
   struct {
     std::string body;
     const char* needle;
   } cases[] = {
-      {Unhex("00000004 00000005") + kAbc, "segment 0 at offset 0 claims 4 raw bytes"},
-      {Unhex("00000003 00000006") + kAbc, "chunk 0 of segment 0 at offset 4 claims 6"},
-      {Unhex("00000003 00000000") + kAbc, "chunk 0 of segment 0 at offset 4 claims 0"},
-      {Unhex("00000000") + ok, "segment 0 at offset 0 claims 0 raw bytes"},
-      {ok + Unhex("00000001"), "4 trailing bytes at offset 13"},
-      {ok + Unhex("00"), "1 trailing bytes at offset 13"},
-      {Unhex("000000"), "inside the length of segment 0"},
-      {Unhex("00000003 000000"), "inside the length of chunk 0 of segment 0"},
-      {Unhex("00000002 00000005") + kAbc, "segment 0"},  // chunk too big for its segment
+      {test::ParseSpacedHex("00000004 00000005") + kAbc, "segment 0 at offset 0 claims 4 raw bytes"},
+      {test::ParseSpacedHex("00000003 00000006") + kAbc, "chunk 0 of segment 0 at offset 4 claims 6"},
+      {test::ParseSpacedHex("00000003 00000000") + kAbc, "chunk 0 of segment 0 at offset 4 claims 0"},
+      {test::ParseSpacedHex("00000000") + ok, "segment 0 at offset 0 claims 0 raw bytes"},
+      {ok + test::ParseSpacedHex("00000001"), "4 trailing bytes at offset 13"},
+      {ok + test::ParseSpacedHex("00"), "1 trailing bytes at offset 13"},
+      {test::ParseSpacedHex("000000"), "inside the length of segment 0"},
+      {test::ParseSpacedHex("00000003 000000"), "inside the length of chunk 0 of segment 0"},
+      {test::ParseSpacedHex("00000002 00000005") + kAbc, "segment 0"},  // chunk too big for its segment
   };
   for (const auto& c : cases) {
     Status s = Unz(Compression::kSnappy, c.body, 3, &out);
     ASSERT_TRUE(s.IsCorruption()) << c.needle;
     EXPECT_NE(s.message().find(c.needle), std::string::npos) << s.ToString();
   }
-  EXPECT_TRUE(Unz(Compression::kSnappy, ok + Unhex("00000000 00000000"), 3, &out).ok());
-  EXPECT_TRUE(Unz(Compression::kSnappy, Unhex("00000000"), 0, &out).ok());
+  EXPECT_TRUE(Unz(Compression::kSnappy, ok + test::ParseSpacedHex("00000000 00000000"), 3, &out).ok());
+  EXPECT_TRUE(Unz(Compression::kSnappy, test::ParseSpacedHex("00000000"), 0, &out).ok());
   EXPECT_TRUE(Unz(Compression::kSnappy, "", 0, &out).ok());
 }
 

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "testutil.h"
+
 #include <random>
 #include <string>
 #include <tuple>
@@ -36,17 +38,6 @@ std::string Tag(uint8_t type, const std::string& value) {
   PutFixed16BE(&t, static_cast<uint16_t>(1 + value.size()));
   t.push_back(static_cast<char>(type));
   return t + value;
-}
-
-std::string Hex(const std::string& s) {
-  static const char* d = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (!out.empty()) out.push_back(' ');
-    out.push_back(d[c >> 4]);
-    out.push_back(d[c & 15]);
-  }
-  return out;
 }
 
 std::string Encode(DataBlockEncoding e, const CellFormat& f, const std::vector<OwnedCell>& cells) {
@@ -155,9 +146,9 @@ class CodecTest : public ::testing::TestWithParam<Param> {
 void ExpectSame(const std::vector<OwnedCell>& want, const std::vector<OwnedCell>& got) {
   ASSERT_EQ(want.size(), got.size());
   for (size_t i = 0; i < want.size(); ++i) {
-    ASSERT_EQ(Hex(want[i].key), Hex(got[i].key)) << "cell " << i;
+    ASSERT_EQ(test::SpacedHex(want[i].key), test::SpacedHex(got[i].key)) << "cell " << i;
     ASSERT_EQ(want[i].value, got[i].value) << "cell " << i;
-    ASSERT_EQ(Hex(want[i].tags), Hex(got[i].tags)) << "cell " << i;
+    ASSERT_EQ(test::SpacedHex(want[i].tags), test::SpacedHex(got[i].tags)) << "cell " << i;
     ASSERT_EQ(want[i].seq, got[i].seq) << "cell " << i;
   }
 }

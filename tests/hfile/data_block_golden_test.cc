@@ -13,30 +13,6 @@
 namespace hfile {
 namespace {
 
-std::string Hex(const std::string& s) {
-  static const char* d = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (!out.empty()) out.push_back(' ');
-    out.push_back(d[c >> 4]);
-    out.push_back(d[c & 15]);
-  }
-  return out;
-}
-
-std::string FromHex(const std::string& hex) {
-  std::string out;
-  for (size_t i = 0; i + 1 < hex.size();) {
-    if (hex[i] == ' ') {
-      ++i;
-      continue;
-    }
-    out.push_back(static_cast<char>(std::stoi(hex.substr(i, 2), nullptr, 16)));
-    i += 2;
-  }
-  return out;
-}
-
 struct OwnedCell {
   std::string key, value, tags;
   uint64_t seq = 0;
@@ -70,16 +46,16 @@ const char* kKeyA = "00 02 72 31 01 66 71 00 00 00 00 00 00 00 01 04";
 void ExpectGolden(DataBlockEncoding e, const CellFormat& f, const std::vector<OwnedCell>& cells,
                   const std::string& want) {
   const std::string body = Encode(e, f, cells);
-  EXPECT_EQ(want, Hex(body));
+  EXPECT_EQ(want, test::SpacedHex(body));
   auto dec = NewDataBlockDecoder(e, f);
   ASSERT_TRUE(dec.ok());
   ASSERT_TRUE((*dec)->Reset(body).ok());
   Cell c;
   for (const auto& w : cells) {
     ASSERT_TRUE((*dec)->Next(&c)) << (*dec)->status().ToString();
-    EXPECT_EQ(Hex(w.key), Hex(c.key.ToString()));
+    EXPECT_EQ(test::SpacedHex(w.key), test::SpacedHex(c.key.ToString()));
     EXPECT_EQ(w.value, c.value.ToString());
-    EXPECT_EQ(Hex(w.tags), Hex(c.tags.ToString()));
+    EXPECT_EQ(test::SpacedHex(w.tags), test::SpacedHex(c.tags.ToString()));
     EXPECT_EQ(w.seq, c.sequence_id);
   }
   EXPECT_FALSE((*dec)->Next(&c));
@@ -196,20 +172,20 @@ TEST(DataBlockCodec, HandMadeCorruption) {
     EXPECT_NE(std::string::npos, (*dec)->status().message().find(what))
         << (*dec)->status().ToString();
   };
-  const std::string hdr = FromHex("00 02 00 00 00 1A");
+  const std::string hdr = test::ParseSpacedHex("00 02 00 00 00 1A");
   std::string key_a;
   AppendKey(&key_a, "r1", "f", "q", 1, 4);
-  const std::string first = hdr + FromHex("10 02 00") + key_a + "v1";
+  const std::string first = hdr + test::ParseSpacedHex("10 02 00") + key_a + "v1";
   // PREFIX: second cell claims 40 common bytes of a 16-byte key.
-  expect_corrupt(DataBlockEncoding::kPrefix, first + FromHex("01 00 28 78"),
+  expect_corrupt(DataBlockEncoding::kPrefix, first + test::ParseSpacedHex("01 00 28 78"),
                  "common prefix longer than the previous key");
   // PREFIX: first cell with a common prefix.
-  expect_corrupt(DataBlockEncoding::kPrefix, hdr + FromHex("01 00 05 78"), "first cell");
+  expect_corrupt(DataBlockEncoding::kPrefix, hdr + test::ParseSpacedHex("01 00 05 78"), "first cell");
   // PREFIX: a key shorter than 12 bytes.
-  expect_corrupt(DataBlockEncoding::kPrefix, hdr + FromHex("05 00 00") + "abcde",
+  expect_corrupt(DataBlockEncoding::kPrefix, hdr + test::ParseSpacedHex("05 00 00") + "abcde",
                  "key length < 12");
   // PREFIX: a huge key length claim must fail before allocating it.
-  expect_corrupt(DataBlockEncoding::kPrefix, hdr + FromHex("FF FF FF FF 0F 00 00"),
+  expect_corrupt(DataBlockEncoding::kPrefix, hdr + test::ParseSpacedHex("FF FF FF FF 0F 00 00"),
                  "truncated key");
   // NONE: row length pointing past the key.
   std::string kv;
@@ -221,23 +197,23 @@ TEST(DataBlockCodec, HandMadeCorruption) {
   expect_corrupt(DataBlockEncoding::kRowIndexV1,
                  std::string("\x00\x07\x00\x00\x00\x00\x7F\x00\x00\x00", 10), "cellsSize");
   // DIFF: first cell with SAME_KEY_LENGTH.
-  expect_corrupt(DataBlockEncoding::kDiff, FromHex("00 03 00 00 00 00 01 66 01 00 00"),
+  expect_corrupt(DataBlockEncoding::kDiff, test::ParseSpacedHex("00 03 00 00 00 00 01 66 01 00 00"),
                  "first cell");
   // DIFF: second cell's key length too small for its (new) row and the family.
   expect_corrupt(DataBlockEncoding::kDiff,
-                 FromHex("00 03 00 00 00 00 01 66 00 10 02 00 00 02 72 31 71 01 04 76 31 "
+                 test::ParseSpacedHex("00 03 00 00 00 00 01 66 00 10 02 00 00 02 72 31 71 01 04 76 31 "
                          "00 0C 00 00 00 01 72"),
                  "too small");
   // FAST_DIFF: SAME_VALUE (0x40) with another value length (3, SAME_KEY_LENGTH|SAME_TYPE).
   expect_corrupt(DataBlockEncoding::kFastDiff,
-                 FromHex("00 04 00 00 00 00 00 10 02 00") + key_a + "v1" +
-                     FromHex("6F 03 07 01"),
+                 test::ParseSpacedHex("00 04 00 00 00 00 00 10 02 00") + key_a + "v1" +
+                     test::ParseSpacedHex("6F 03 07 01"),
                  "SAME_VALUE");
   // FAST_DIFF: a compressed-tags index that is not in the dictionary.
   {
     auto dec = NewDataBlockDecoder(DataBlockEncoding::kFastDiff, {true, true, false});
     std::string body =
-        FromHex("00 04 00 00 00 00 00 10 02 00") + key_a + "v1" + FromHex("03 00 05");
+        test::ParseSpacedHex("00 04 00 00 00 00 00 10 02 00") + key_a + "v1" + test::ParseSpacedHex("03 00 05");
     ASSERT_TRUE((*dec)->Reset(body).ok());
     Cell c;
     EXPECT_FALSE((*dec)->Next(&c));
@@ -292,7 +268,7 @@ TEST(DataBlockReal, HbaseMetaRowIndexV1DecodesAndReencodesByteIdentical) {
     EXPECT_EQ(f.cells, cells.size());
     EXPECT_EQ(f.rows, rows);
 
-    EXPECT_EQ(Hex(body), Hex(Encode(DataBlockEncoding::kRowIndexV1, format, cells)));
+    EXPECT_EQ(test::SpacedHex(body), test::SpacedHex(Encode(DataBlockEncoding::kRowIndexV1, format, cells)));
   }
 }
 
