@@ -15,6 +15,22 @@ namespace {
 constexpr char kPbufMagic[] = "PBUF";
 
 bool KeyLess(const FileInfo::Entry& e, const Slice& key) { return Slice(e.first).compare(key) < 0; }
+
+// Sorts decoded entries by key, keeping the last value of a repeated key (what Set does), in
+// O(n log n): inserting them one by one with Set is quadratic in a hostile entry count.
+void SortKeepingLast(std::vector<FileInfo::Entry>* entries) {
+  auto less = [](const FileInfo::Entry& a, const FileInfo::Entry& b) {
+    return Slice(a.first).compare(Slice(b.first)) < 0;
+  };
+  std::stable_sort(entries->begin(), entries->end(), less);
+  size_t out = 0;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    if (i + 1 < entries->size() && (*entries)[i].first == (*entries)[i + 1].first) continue;
+    if (out != i) (*entries)[out] = std::move((*entries)[i]);
+    ++out;
+  }
+  entries->resize(out);
+}
 }  // namespace
 
 Status FileInfo::DecodeFrom(const Slice& body) {
@@ -31,7 +47,9 @@ Status FileInfo::DecodeFrom(const Slice& body) {
     if (!p.ParseFromArray(in.data(), static_cast<int>(len))) {
       return Status::Corruption("file info protobuf does not parse");
     }
-    for (const auto& e : p.map_entry()) Set(e.first(), e.second());
+    entries_.reserve(static_cast<size_t>(p.map_entry_size()));
+    for (const auto& e : p.map_entry()) entries_.emplace_back(e.first(), e.second());
+    SortKeepingLast(&entries_);
     return Status::OK();
   }
   was_protobuf_ = false;
@@ -45,8 +63,9 @@ Status FileInfo::DecodeFrom(const Slice& body) {
     if (!GetByteArray(&in, &key) || !GetFixed8(&in, &type) || !GetByteArray(&in, &value)) {
       return Status::Corruption(fmt::format("file info (Writable form) entry {} is truncated", i));
     }
-    Set(key, value);
+    entries_.emplace_back(key.ToString(), value.ToString());
   }
+  SortKeepingLast(&entries_);
   return Status::OK();
 }
 
