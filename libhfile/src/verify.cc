@@ -117,6 +117,7 @@ void Verifier::WalkBlocks() {
       }
       Problem(static_cast<int64_t>(offset), BlockTypeName(h.type), s.message());
       if (IsDataBlock(h.type)) SkipDataBlock(offset);
+      prev_in_chain[BlockTypeChainId(h.type)] = static_cast<int64_t>(offset);
       offset += h.on_disk_size_with_header();
       ++report_->blocks;
       continue;
