@@ -9,6 +9,7 @@
 #include "hfile/cell.h"
 #include "hfile/escape.h"
 #include "hfile_format.pb.h"
+#include "proto_util.h"
 
 namespace hfile {
 namespace {
@@ -44,7 +45,7 @@ Status FileInfo::DecodeFrom(const Slice& body) {
       return Status::Corruption("file info protobuf length exceeds the block");
     }
     pb::FileInfoProto p;
-    if (!p.ParseFromArray(in.data(), static_cast<int>(len))) {
+    if (!ParseQuietly(&p, in.data(), len)) {
       return Status::Corruption("file info protobuf does not parse");
     }
     entries_.reserve(static_cast<size_t>(p.map_entry_size()));
@@ -137,7 +138,7 @@ std::optional<TimeRange> DecodeTimeRange(const Slice& value) {
   TimeRange tr;
   if (value.starts_with(Slice(kPbufMagic, 4))) {
     pb::TimeRangeTracker p;
-    if (!p.ParseFromArray(value.data() + 4, static_cast<int>(value.size() - 4))) return std::nullopt;
+    if (!ParseQuietly(&p, value.data() + 4, value.size() - 4)) return std::nullopt;
     tr.min = static_cast<int64_t>(p.from());
     tr.max = static_cast<int64_t>(p.to());
     return tr;
@@ -198,7 +199,7 @@ std::string DescribeFileInfoValue(const Slice& key, const Slice& value, Comparat
   }
   if (k == kCompactionEvent && value.starts_with(Slice(kPbufMagic, 4))) {
     pb::CompactionEventTracker p;
-    if (p.ParseFromArray(value.data() + 4, static_cast<int>(value.size() - 4))) {
+    if (ParseQuietly(&p, value.data() + 4, value.size() - 4)) {
       std::string s = "[";
       for (int i = 0; i < p.compacted_store_file_size(); ++i) {
         if (i) s += ", ";

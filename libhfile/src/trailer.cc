@@ -4,6 +4,7 @@
 
 #include "coding.h"
 #include "hfile_format.pb.h"
+#include "proto_util.h"
 
 namespace hfile {
 
@@ -50,7 +51,7 @@ Status DecodeProtobuf(Slice in, Trailer* t) {
     return Status::Corruption("trailer protobuf length exceeds the trailer");
   }
   pb::FileTrailerProto p;
-  if (!p.ParseFromArray(in.data(), static_cast<int>(len))) {
+  if (!ParseQuietly(&p, in.data(), len)) {
     return Status::Corruption("trailer protobuf does not parse");
   }
   t->file_info_offset = p.file_info_offset();
