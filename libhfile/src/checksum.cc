@@ -90,7 +90,7 @@ Status VerifyChecksums(ChecksumType type, uint32_t bytes_per_checksum, const Sli
     const uint32_t stored = DecodeFixed32BE(sums.data() + 4 * chunk);
     if (computed != stored) {
       return Status::Corruption(fmt::format(
-          "{} mismatch in chunk {} (bytes [{}, {}) of {}): stored 0x{:08x}, computed 0x{:08x}",
+          "{} checksum mismatch in chunk {} (bytes [{}, {}) of {}): stored 0x{:08x}, computed 0x{:08x}",
           ChecksumTypeName(type), chunk, off, off + len, data.size(), stored, computed));
     }
   }

@@ -9,12 +9,29 @@
 #include "hfile/cell.h"
 #include "hfile/escape.h"
 #include "hfile_format.pb.h"
+#include "proto_util.h"
 
 namespace hfile {
 namespace {
 constexpr char kPbufMagic[] = "PBUF";
 
 bool KeyLess(const FileInfo::Entry& e, const Slice& key) { return Slice(e.first).compare(key) < 0; }
+
+// Sorts decoded entries by key, keeping the last value of a repeated key (what Set does), in
+// O(n log n): inserting them one by one with Set is quadratic in a hostile entry count.
+void SortKeepingLast(std::vector<FileInfo::Entry>* entries) {
+  auto less = [](const FileInfo::Entry& a, const FileInfo::Entry& b) {
+    return Slice(a.first).compare(Slice(b.first)) < 0;
+  };
+  std::stable_sort(entries->begin(), entries->end(), less);
+  size_t out = 0;
+  for (size_t i = 0; i < entries->size(); ++i) {
+    if (i + 1 < entries->size() && (*entries)[i].first == (*entries)[i + 1].first) continue;
+    if (out != i) (*entries)[out] = std::move((*entries)[i]);
+    ++out;
+  }
+  entries->resize(out);
+}
 }  // namespace
 
 Status FileInfo::DecodeFrom(const Slice& body) {
@@ -28,10 +45,12 @@ Status FileInfo::DecodeFrom(const Slice& body) {
       return Status::Corruption("file info protobuf length exceeds the block");
     }
     pb::FileInfoProto p;
-    if (!p.ParseFromArray(in.data(), static_cast<int>(len))) {
+    if (!ParseQuietly(&p, in.data(), len)) {
       return Status::Corruption("file info protobuf does not parse");
     }
-    for (const auto& e : p.map_entry()) Set(e.first(), e.second());
+    entries_.reserve(static_cast<size_t>(p.map_entry_size()));
+    for (const auto& e : p.map_entry()) entries_.emplace_back(e.first(), e.second());
+    SortKeepingLast(&entries_);
     return Status::OK();
   }
   was_protobuf_ = false;
@@ -45,8 +64,9 @@ Status FileInfo::DecodeFrom(const Slice& body) {
     if (!GetByteArray(&in, &key) || !GetFixed8(&in, &type) || !GetByteArray(&in, &value)) {
       return Status::Corruption(fmt::format("file info (Writable form) entry {} is truncated", i));
     }
-    Set(key, value);
+    entries_.emplace_back(key.ToString(), value.ToString());
   }
+  SortKeepingLast(&entries_);
   return Status::OK();
 }
 
@@ -118,7 +138,7 @@ std::optional<TimeRange> DecodeTimeRange(const Slice& value) {
   TimeRange tr;
   if (value.starts_with(Slice(kPbufMagic, 4))) {
     pb::TimeRangeTracker p;
-    if (!p.ParseFromArray(value.data() + 4, static_cast<int>(value.size() - 4))) return std::nullopt;
+    if (!ParseQuietly(&p, value.data() + 4, value.size() - 4)) return std::nullopt;
     tr.min = static_cast<int64_t>(p.from());
     tr.max = static_cast<int64_t>(p.to());
     return tr;
@@ -179,7 +199,7 @@ std::string DescribeFileInfoValue(const Slice& key, const Slice& value, Comparat
   }
   if (k == kCompactionEvent && value.starts_with(Slice(kPbufMagic, 4))) {
     pb::CompactionEventTracker p;
-    if (p.ParseFromArray(value.data() + 4, static_cast<int>(value.size() - 4))) {
+    if (ParseQuietly(&p, value.data() + 4, value.size() - 4)) {
       std::string s = "[";
       for (int i = 0; i < p.compacted_store_file_size(); ++i) {
         if (i) s += ", ";

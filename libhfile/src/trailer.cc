@@ -4,6 +4,7 @@
 
 #include "coding.h"
 #include "hfile_format.pb.h"
+#include "proto_util.h"
 
 namespace hfile {
 
@@ -50,7 +51,7 @@ Status DecodeProtobuf(Slice in, Trailer* t) {
     return Status::Corruption("trailer protobuf length exceeds the trailer");
   }
   pb::FileTrailerProto p;
-  if (!p.ParseFromArray(in.data(), static_cast<int>(len))) {
+  if (!ParseQuietly(&p, in.data(), len)) {
     return Status::Corruption("trailer protobuf does not parse");
   }
   t->file_info_offset = p.file_info_offset();
@@ -76,13 +77,15 @@ Status DecodeProtobuf(Slice in, Trailer* t) {
 
 Status Trailer::DecodeFrom(const Slice& tail, uint64_t file_size) {
   if (tail.size() < 4 || file_size < 4) {
-    return Status::Corruption(fmt::format("file of {} bytes is too small to be an HFile", file_size));
+    return Status::Corruption(
+        fmt::format("file of {} bytes is too small to hold an HFile trailer", file_size));
   }
   uint32_t version = DecodeFixed32BE(tail.data() + tail.size() - 4);
   DecodeVersion(version, &major_version, &minor_version);
   if (major_version < 1 || major_version > 3) {
     return Status::Corruption(
-        fmt::format("not an HFile: the last 4 bytes (version 0x{:08x}) name no HFile version",
+        fmt::format("not an HFile, or truncated: the trailer version field (the last 4 bytes, "
+                    "0x{:08x}) names no HFile version",
                     version));
   }
   const size_t trailer_size = size();
@@ -102,7 +105,7 @@ Status Trailer::DecodeFrom(const Slice& tail, uint64_t file_size) {
   }
   if (minor_version > 3) {
     return Status::NotSupported(
-        fmt::format("HFile v{}.{}: minor version newer than 3", major_version, minor_version));
+        fmt::format("HFile v{}.{}: trailer minor version newer than 3", major_version, minor_version));
   }
   Slice body = t.sub(8, trailer_size - 12);
   Status s = TrailerIsProtobuf(major_version, minor_version) ? DecodeProtobuf(body, this)

@@ -33,8 +33,15 @@ class Verifier {
   void Run() {
     WalkBlocks();
     CheckIndexEnd();
-    CheckFileInfo();
-    CheckBlooms();
+    if (incomplete_data_blocks_ == 0) {
+      CheckFileInfo();
+      CheckBlooms();
+    } else {
+      // The totals of the cells that could be read say nothing about the file's metadata.
+      Warning(-1, "", fmt::format("{} data block(s) could not be read in full: file info and "
+                                  "bloom totals were not checked against the cells",
+                                  incomplete_data_blocks_));
+    }
     CheckMetaIndex();
   }
 
@@ -56,6 +63,7 @@ class Verifier {
   }
 
   void WalkBlocks();
+  void SkipDataBlock(uint64_t offset);
   void CheckDataBlock(const Block& b);
   void CheckCell(const Cell& cell, const Block& b, uint64_t ordinal);
   void CheckIndexEnd();
@@ -77,6 +85,7 @@ class Verifier {
   int64_t first_data_offset_ = -1, last_data_offset_ = -1;
   uint64_t data_index_bytes_ = 0;
   bool index_exhausted_ = false;
+  uint64_t incomplete_data_blocks_ = 0;  // unreadable, or with a cell that does not decode
 
   // What the cells say.
   std::string prev_key_, first_key_, block_index_key_, prev_block_last_key_;
@@ -101,9 +110,14 @@ void Verifier::WalkBlocks() {
   while (offset < end) {
     Status s = reader_.ReadBlock(offset, 0, &b);
     if (!s.ok()) {
-      Problem(static_cast<int64_t>(offset), "", s.message());
       BlockHeader h;  // a readable header still lets the walk step over the damaged block
-      if (!reader_.ReadHeader(offset, &h).ok()) return;
+      if (!reader_.ReadHeader(offset, &h).ok()) {
+        Problem(static_cast<int64_t>(offset), "", s.message());
+        return;
+      }
+      Problem(static_cast<int64_t>(offset), BlockTypeName(h.type), s.message());
+      if (IsDataBlock(h.type)) SkipDataBlock(offset);
+      prev_in_chain[BlockTypeChainId(h.type)] = static_cast<int64_t>(offset);
       offset += h.on_disk_size_with_header();
       ++report_->blocks;
       continue;
@@ -159,6 +173,20 @@ void Verifier::WalkBlocks() {
   }
 }
 
+// A data block that cannot be read still takes its place in the data index, so that the blocks
+// after it are matched with their own index entries.
+void Verifier::SkipDataBlock(uint64_t offset) {
+  if (first_data_offset_ < 0) first_data_offset_ = static_cast<int64_t>(offset);
+  last_data_offset_ = static_cast<int64_t>(offset);
+  ++report_->data_blocks;
+  ++incomplete_data_blocks_;
+  uint64_t entry_offset;
+  uint32_t entry_size;
+  if (!index_exhausted_ && !index_.Next(&entry_offset, &entry_size, &block_index_key_)) {
+    index_exhausted_ = true;
+  }
+}
+
 void Verifier::CheckDataBlock(const Block& b) {
   const int64_t off = static_cast<int64_t>(b.offset);
   const std::string_view type = BlockTypeName(b.header.type);
@@ -195,7 +223,10 @@ void Verifier::CheckDataBlock(const Block& b) {
     CheckCell(cell, b, n++);
   }
   if (s.ok()) s = decoder_.status();
-  if (!s.ok()) Problem(off, type, fmt::format("cell {}: {}", n, s.message()));
+  if (!s.ok()) {
+    Problem(off, type, fmt::format("cell {}: {}", n, s.message()));
+    ++incomplete_data_blocks_;
+  }
   if (n == 0 && s.ok()) Problem(off, type, "data block holds no cells");
   prev_block_last_key_ = prev_key_;
 }

@@ -1,0 +1,37 @@
+// Data block decoders. Byte 0 picks the encoding (NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1),
+// byte 1 the CellFormat flags (bit 0 tags, bit 1 compressed tags, bit 2 mvcc); the rest is the
+// uncompressed block body (for encoded blocks starting with the 2-byte encoding id). Decodes
+// every cell, reads every byte it points at and compares consecutive keys.
+#include "data_block_codec.h"
+#include "fuzz_util.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace hfile;
+  static constexpr DataBlockEncoding kEncodings[] = {
+      DataBlockEncoding::kNone, DataBlockEncoding::kPrefix, DataBlockEncoding::kDiff,
+      DataBlockEncoding::kFastDiff, DataBlockEncoding::kRowIndexV1};
+  if (size < 2) return 0;
+  const DataBlockEncoding encoding = kEncodings[data[0] % std::size(kEncodings)];
+  CellFormat format;
+  format.include_tags = (data[1] & 1) != 0;
+  format.tags_compressed = format.include_tags && (data[1] & 2) != 0;
+  format.include_mvcc = (data[1] & 4) != 0;
+  // A copy of exactly the body's size, so that ASan sees any read past it.
+  std::string body(reinterpret_cast<const char*>(data) + 2, size - 2);
+  auto decoder = NewDataBlockDecoder(encoding, format);
+  HFILE_FUZZ_CHECK(decoder.ok());
+  if (!(*decoder)->Reset(body).ok()) return 0;
+  Cell cell;
+  std::string prev_key;
+  uint32_t h = 0;
+  for (size_t n = 0; (*decoder)->Next(&cell); ++n) {
+    HFILE_FUZZ_CHECK(n <= body.size());  // every cell takes at least one byte
+    HFILE_FUZZ_CHECK(IsValidKey(cell.key));
+    h += fuzz::Touch(cell.key) + fuzz::Touch(cell.value) + fuzz::Touch(cell.tags);
+    h += fuzz::Touch(cell.row()) + fuzz::Touch(cell.family()) + fuzz::Touch(cell.qualifier());
+    h += static_cast<uint32_t>(cell.timestamp()) + cell.type();
+    if (!prev_key.empty()) h += static_cast<uint32_t>(CompareKeys(ComparatorKind::kDefault, prev_key, cell.key));
+    prev_key = cell.key.ToString();
+  }
+  return static_cast<int>(h & 0);
+}

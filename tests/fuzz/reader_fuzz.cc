@@ -1,0 +1,90 @@
+// The whole reader over the input as a file: Open, a full scan, seeks to keys seen in the scan
+// and to the index and file info keys, MidKey, meta blocks, bloom probes, VerifyFile and
+// DumpFile with every section to a null stream. Blocks are limited to 4 MiB so that a hostile
+// size field cannot ask for more memory than the fuzzer allows.
+#include <ostream>
+
+#include "fuzz_util.h"
+#include "hfile/dump.h"
+#include "hfile/reader.h"
+#include "hfile/verify.h"
+
+namespace {
+
+constexpr uint64_t kMaxBlockSize = uint64_t{4} << 20;
+
+void Exercise(const hfile::Reader& r) {
+  using namespace hfile;
+  std::vector<std::string> probes;
+  if (auto k = r.first_key()) probes.push_back(*k);
+  if (auto k = r.last_key()) probes.push_back(*k);
+  auto mid = r.MidKey();
+  if (mid.ok() && mid->has_value()) probes.push_back(**mid);
+
+  std::vector<std::string> rows;
+  auto it = r.NewIterator();
+  uint32_t h = 0;
+  size_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++n) {
+    const Cell& c = it->cell();
+    h += fuzz::Touch(c.key) + fuzz::Touch(c.value) + fuzz::Touch(c.tags);
+    if ((n & (n - 1)) == 0) {  // cells 0, 1, 2, 4, 8, ...
+      probes.push_back(c.key.ToString());
+      if (r.comparator() != ComparatorKind::kRawBytes) rows.push_back(c.row().ToString());
+    }
+  }
+  (void)it->status();
+  probes.push_back("");
+  probes.push_back(std::string(20, '\xff'));
+  for (const auto& row : rows) probes.push_back(FirstOnRowKey(row));
+  for (const auto& key : probes) {
+    it->Seek(key);
+    if (it->Valid()) h += fuzz::Touch(it->cell().key);
+    if (it->Valid()) it->Next();
+  }
+  for (const auto& name : r.MetaBlockNames()) {
+    auto b = r.ReadMetaBlock(name);
+    if (b.ok()) h += fuzz::Touch(*b);
+  }
+  rows.push_back("");
+  rows.push_back("no-such-row");
+  for (const auto& row : rows) {
+    (void)r.BloomMightContain(row, "f", "q");
+    (void)r.BloomMightContain(row);
+    (void)r.DeleteFamilyBloomMightContain(row);
+  }
+  if (h == 0xdeadbeef) std::abort();  // keeps the reads
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace hfile;
+  fuzz::MemFile file(data, size);
+  ReaderOptions ro;
+  ro.max_block_size = kMaxBlockSize;
+  for (bool verify_checksums : {true, false}) {
+    ro.verify_checksums = verify_checksums;
+    auto r = Reader::Open(file.path(), ro);
+    if (r.ok()) Exercise(**r);
+  }
+
+  VerifyOptions vo;
+  vo.reader.max_block_size = kMaxBlockSize;
+  VerifyReport report = VerifyFile(file.path(), vo);
+  std::ostream null(nullptr);
+  PrintVerifyReport(report, false, null);
+  PrintVerifyReport(report, true, null);
+
+  DumpOptions d;
+  d.print_cells = d.print_meta = d.print_block_index = d.print_block_headers = true;
+  d.check_row_order = d.print_stats = d.verbose = true;
+  d.reader.max_block_size = kMaxBlockSize;
+  DumpResult result;
+  (void)DumpFile(file.path(), d, null, null, &result);
+  d.json = true;
+  d.byte_format = ByteFormat::kHex;
+  d.seek_row = "row";
+  (void)DumpFile(file.path(), d, null, null, &result);
+  return 0;
+}
