@@ -49,8 +49,8 @@ void Exercise(const hfile::Reader& r) {
   rows.push_back("");
   rows.push_back("no-such-row");
   for (const auto& row : rows) {
-    (void)r.BloomMightContain(row, "f", "q");
-    (void)r.BloomMightContain(row);
+    (void)r.BloomMightContainColumn(row, "f", "q");
+    (void)r.BloomMightContainRow(row);
     (void)r.DeleteFamilyBloomMightContain(row);
   }
   if (h == 0xdeadbeef) std::abort();  // keeps the reads
