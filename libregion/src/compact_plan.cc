@@ -120,6 +120,13 @@ std::string UnsupportedFamily(const FamilyDescriptor& f, const TableDescriptor& 
   return "";
 }
 
+bool HoldsFiles(const std::string& dir) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (!it->is_directory(ec)) return true;
+  return !!ec;
+}
+
 // Region-level reasons to think HBase has the region open or did not close it cleanly.
 void CheckRegion(const RegionDir& r, const std::string& table_dir, const std::string& root,
                  RegionPlan* plan) {
@@ -136,8 +143,12 @@ void CheckRegion(const RegionDir& r, const std::string& table_dir, const std::st
     auto journal = ReadJournal(r.path);
     std::optional<Journal> j = journal.ok() ? *journal : std::nullopt;
     size_t foreign = 0;
-    for (const auto& e : *tmp)
-      if (!IsOwnTmpEntry(e.name, j)) ++foreign;
+    for (const auto& e : *tmp) {
+      if (IsOwnTmpEntry(e.name, j)) continue;
+      // HBase leaves empty .tmp/<family>/ directories after a clean close: harmless.
+      if (e.is_dir && !HoldsFiles(JoinPath(JoinPath(r.path, ".tmp"), e.name))) continue;
+      ++foreign;
+    }
     if (foreign > 0)
       plan->refusals.push_back(fmt::format(
           ".tmp/ holds {} entr{} (a flush or compaction in progress, or an unclean stop)",
