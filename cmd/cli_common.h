@@ -52,6 +52,7 @@ Result<std::string> ParseBytesArg(const std::string& text, bool hex);
 int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 

@@ -122,5 +122,17 @@ TEST(VerifyTool, ExitCodes) {
   EXPECT_NE(r.out.find("--jobs"), std::string::npos);
 }
 
+TEST(CompactTool, UsageErrorsAndHelp) {
+  EXPECT_EQ(RunTool(RunCompactTool, {}).code, kExitUsage);
+  EXPECT_EQ(RunTool(RunCompactTool, {"--major", "--minor", "x"}).code, kExitUsage);
+  ToolRun nodir = RunTool(RunCompactTool, {test::NewTempDir("compact-cli")});
+  EXPECT_EQ(nodir.code, kExitUsage);
+  EXPECT_NE(nodir.err.find("not a table, region or family directory"), std::string::npos);
+  ToolRun help = RunTool(RunCompactTool, {"--help"});
+  EXPECT_EQ(help.code, kExitOk);
+  EXPECT_NE(help.out.find("--dry-run"), std::string::npos);
+  EXPECT_EQ(help.out.find("--crash-at"), std::string::npos);  // hidden test hook
+}
+
 }  // namespace
 }  // namespace hfile::cli

@@ -68,7 +68,7 @@ final class ClusterCommand {
             compact(admin, table, op.has("major") && op.get("major").getAsBoolean());
             break;
           case "scan":
-            scan(cluster, table, out);
+            scan(cluster, table, !op.has("raw") || op.get("raw").getAsBoolean(), out);
             break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
@@ -145,9 +145,16 @@ final class ClusterCommand {
     }
   }
 
-  /** Raw scan of all versions: delete markers included, as they are in the store files. */
-  private static void scan(LocalCluster cluster, TableName table, PrintStream out) throws IOException {
-    Scan s = new Scan().setRaw(true).readAllVersions();
+  /**
+   * Scan of all versions: raw (default) includes delete markers and deleted cells as they are in
+   * the store files; {"raw":false} is what a client reads.
+   */
+  private static void scan(LocalCluster cluster, TableName table, boolean raw, PrintStream out)
+      throws IOException {
+    Scan s = new Scan().setRaw(raw).readAllVersions();
+    if (!raw) {
+      out.println("{\"kind\":\"scan\",\"raw\":false}");  // separates it from a raw scan
+    }
     try (Table t = cluster.connection().getTable(table); ResultScanner rs = t.getScanner(s)) {
       for (Result r : rs) {
         for (Cell c : r.rawCells()) {

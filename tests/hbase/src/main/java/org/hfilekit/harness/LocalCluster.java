@@ -37,6 +37,17 @@ final class LocalCluster implements AutoCloseable {
     conf.setInt(HConstants.MASTER_INFO_PORT, -1);
     conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
     conf.setBoolean(LocalHBaseCluster.ASSIGN_RANDOM_PORTS, true);
+    // HARNESS_HBASE_CONF="k=v;k=v": extra settings, e.g. a high hbase.hstore.compactionThreshold
+    // so that several flushes are not compacted behind the script's back.
+    String extra = System.getenv("HARNESS_HBASE_CONF");
+    if (extra != null) {
+      for (String kv : extra.split(";")) {
+        int eq = kv.indexOf('=');
+        if (eq > 0) {
+          conf.set(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+      }
+    }
     zk = new MiniZooKeeperCluster(conf);
     int zkPort = zk.startup(zkDir);
     conf.set(HConstants.ZOOKEEPER_QUORUM, "localhost");

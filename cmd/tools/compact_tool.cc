@@ -1,0 +1,191 @@
+// `hfile compact`: flags -> CompactOptions -> PlanCompaction + Compact; prints the plan (dry
+// run), progress (terminal only) and a text or JSON summary. Logic lives in region/compact.h.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <signal.h>
+
+#include <cstdlib>
+#include <ostream>
+
+#include "cli_common.h"
+#include "hfile/escape.h"
+#include "region/compact.h"
+
+namespace hfile::cli {
+
+namespace {
+
+using region::CompactReport;
+using region::CompactionPlan;
+using region::StoreResult;
+
+struct CompactFlags {
+  std::string path;
+  bool major = false, minor = false, dry_run = false, delete_replaced = false, force = false;
+  bool json = false;
+  std::vector<std::string> families;
+  std::optional<int64_t> now;
+  std::string crash_at;  // hidden: kill -9 ourselves at the Nth checkpoint or a named one
+};
+
+std::string Json(const std::string& s) {
+  std::string out;
+  AppendJsonString(&out, s);
+  return out;
+}
+
+std::string JsonList(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + Json(v[i]);
+  return out + "]";
+}
+
+void PrintPlan(const CompactionPlan& plan, std::ostream& out) {
+  out << fmt::format("table {} ({}), {} region(s)\n", plan.table.ToString(), plan.table_dir,
+                     plan.regions.size());
+  for (const auto& r : plan.regions) {
+    for (const auto& why : r.blockers) out << fmt::format("  {}: REFUSED: {}\n", r.encoded_name, why);
+    for (const auto& why : r.refusals) out << fmt::format("  {}: REFUSED: {}\n", r.encoded_name, why);
+    for (const auto& rec : r.recovery) out << fmt::format("  {}: {}\n", r.encoded_name, rec);
+  }
+}
+
+void PrintStore(const StoreResult& s, bool dry_run, std::ostream& out) {
+  if (!s.skipped.empty()) {
+    out << fmt::format("{}/{}: skipped: {}\n", s.region, s.family, s.skipped);
+    return;
+  }
+  const auto& st = s.stats;
+  out << fmt::format(
+      "{}/{}: {} {} file(s) -> {}{}; {} -> {} bytes{}; cells {} -> {} (dropped: {} versions, {} "
+      "TTL, {} cell TTL, {} deleted, {} delete markers){}\n",
+      s.region, s.family, s.all_files ? (s.major ? "major" : "all-files") : "minor",
+      s.inputs.size(), s.output.empty() ? (dry_run ? "(dry run)" : "(no output)") : s.output,
+      s.expired.empty() ? "" : fmt::format(", {} expired file(s) removed whole", s.expired.size()),
+      s.bytes_in, s.bytes_out, dry_run ? " (estimated)" : "", st.input_cells, st.output_cells,
+      st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl, st.dropped_deleted,
+      st.dropped_delete_markers,
+      st.zeroed_sequence_ids ? fmt::format(", {} sequence ids zeroed", st.zeroed_sequence_ids)
+                             : "");
+  for (const auto& in : s.inputs) out << "    input   " << in << "\n";
+  for (const auto& e : s.expired) out << "    expired " << e << "\n";
+}
+
+void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
+  uint64_t files = 0, cin = 0, cout_ = 0, bin = 0, bout = 0;
+  std::string stores;
+  for (const auto& s : rep.stores) {
+    const auto& st = s.stats;
+    files += s.inputs.size() + s.expired.size();
+    cin += st.input_cells, cout_ += st.output_cells, bin += s.bytes_in, bout += s.bytes_out;
+    stores += fmt::format(
+        "{}{{\"region\":{},\"family\":{},\"skipped\":{},\"all_files\":{},\"major\":{},"
+        "\"inputs\":{},\"expired\":{},\"output\":{},\"cells_in\":{},\"cells_out\":{},"
+        "\"dropped\":{{\"versions\":{},\"ttl\":{},\"cell_ttl\":{},\"deleted\":{},"
+        "\"delete_markers\":{}}},\"zeroed_sequence_ids\":{},\"bytes_in\":{},\"bytes_out\":{},"
+        "\"archived\":{},\"deleted\":{},\"seconds\":{:.3f}}}",
+        stores.empty() ? "" : ",", Json(s.region), Json(s.family),
+        s.skipped.empty() ? "null" : Json(s.skipped), s.all_files, s.major, JsonList(s.inputs),
+        JsonList(s.expired), s.output.empty() ? "null" : Json(s.output), st.input_cells,
+        st.output_cells, st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl,
+        st.dropped_deleted, st.dropped_delete_markers, st.zeroed_sequence_ids, s.bytes_in,
+        s.bytes_out, s.archived, s.deleted, s.seconds);
+  }
+  out << fmt::format(
+      "{{\"dry_run\":{},\"files\":{},\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},"
+      "\"bytes_out\":{},\"seconds\":{:.3f},\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
+      dry_run, files, cin, cout_, bin, bout, rep.seconds, JsonList(rep.refused),
+      JsonList(rep.recovered), stores);
+}
+
+// --crash-at N (the Nth checkpoint) or NAME (the first checkpoint of that name), also from
+// HFILE_COMPACT_CRASH_AT: the process SIGKILLs itself there (crash-safety tests).
+std::function<void(const std::string&)> CrashHook(const std::string& spec) {
+  if (spec.empty()) return nullptr;
+  auto count = std::make_shared<long>(0);
+  long n = std::strtol(spec.c_str(), nullptr, 10);
+  return [spec, n, count](const std::string& step) {
+    ++*count;
+    if ((n > 0 && *count == n) || step == spec) ::raise(SIGKILL);
+  };
+}
+
+}  // namespace
+
+int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Compact the store files of a table, region or family directory offline, as "
+               "HBase's own compaction would, committing crash-safely.",
+               "hfile-compact"};
+  app.set_help_flag("--help", "Print this help and exit");
+  CompactFlags f;
+  app.add_option("path", f.path, "Table dir (<root>/data/<ns>/<table>), region dir or family dir")
+      ->required();
+  auto* major = app.add_flag("--major", f.major, "Compact every store file (the default)");
+  app.add_flag("--minor", f.minor,
+               "Select files as HBase's ExploringCompactionPolicy does (min 3, max 10, ratio 1.2, "
+               "min size 128 MB); keeps delete markers unless every file is selected")
+      ->excludes(major);
+  app.add_option("--family", f.families, "Only this family (repeatable)");
+  app.add_flag("--dry-run", f.dry_run,
+               "Plan and run the merge without writing: files, bytes, cells dropped by reason");
+  app.add_option("--now", f.now, "Current time in ms since the epoch for TTL decisions "
+                                 "(default: the wall clock)");
+  app.add_flag("--delete-replaced", f.delete_replaced,
+               "Delete replaced files instead of moving them to <root>/archive/");
+  app.add_flag("--force", f.force,
+               "Compact regions that look online or unclean (recovered.edits, .tmp content, "
+               "WALs, split flags)");
+  app.add_flag("--json", f.json, "Print a JSON summary instead of text");
+  app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::ostream& stream = e.get_exit_code() == 0 ? out : err;
+    stream << (e.get_exit_code() == 0 ? app.help() : std::string(e.what()) + "\n" +
+                                                         "Run with --help for usage.\n");
+    return e.get_exit_code() == 0 ? kExitOk : kExitUsage;
+  }
+  region::CompactOptions o;
+  o.request = f.minor ? region::CompactRequest::kMinor : region::CompactRequest::kMajor;
+  o.families = f.families;
+  o.dry_run = f.dry_run;
+  o.delete_replaced = f.delete_replaced;
+  o.force = f.force;
+  if (f.now) o.now_ms = *f.now;
+  std::string crash = f.crash_at;
+  if (crash.empty()) {
+    if (const char* env = std::getenv("HFILE_COMPACT_CRASH_AT")) crash = env;
+  }
+  o.checkpoint = CrashHook(crash);
+  const bool progress = StderrIsTerminal();
+  if (progress) {
+    o.progress = [&err](const std::string& label, uint64_t n, uint64_t total) {
+      err << fmt::format("\rcompacting {}: {}/{} cells ({:.0f}%)", label, n, total,
+                         total ? 100.0 * n / total : 100.0)
+          << std::flush;
+    };
+  }
+  auto plan = region::PlanCompaction(f.path, o);
+  if (!plan.ok()) {
+    PrintError(err, "hfile-compact", plan.status());
+    return ExitCodeFor(plan.status());
+  }
+  if (!f.json) PrintPlan(*plan, out);
+  CompactReport rep;
+  Status s = region::Compact(*plan, o, &rep);
+  if (progress) err << "\r\033[K" << std::flush;
+  if (f.json) {
+    PrintJson(rep, f.dry_run, out);
+  } else {
+    for (const auto& r : rep.recovered) out << r << "\n";
+    for (const auto& st : rep.stores) PrintStore(st, f.dry_run, out);
+    for (const auto& r : rep.refused) err << "hfile-compact: refused " << r << "\n";
+  }
+  if (!s.ok()) {
+    PrintError(err, "hfile-compact", s);
+    return ExitCodeFor(s);
+  }
+  return kExitOk;
+}
+
+}  // namespace hfile::cli

@@ -1,0 +1,161 @@
+// Offline compaction of a table, region or family directory, as HBase's DefaultStoreEngine
+// compacts a store (REGION_LAYOUT §6), committed so that a crash at any moment loses nothing.
+//
+//   auto plan = PlanCompaction(path, options);      // what would be compacted, and refusals
+//   CompactReport report;
+//   Status s = Compact(*plan, options, &report);    // or options.dry_run: merge, write nothing
+//
+// Per store: whole-file TTL expiry (§6.6), file selection (major: every file; minor:
+// ExploringCompactionPolicy), a merge in HBase's scanner order, the CompactionIterator rules, one
+// output HFile with the family's settings and compaction file info, MVCC zeroing (§6.8).
+//
+// Commit protocol (per store; `<region>/.tmp/` is what HBase deletes on every region open):
+//   1. <region>/.tmp/hfile-compact.journal  lists family, output name, inputs, expired files
+//      (written, fsynced)
+//   2. <region>/.tmp/<output>               written, fsynced, VerifyFile'd, cells counted
+//   3. rename into <family>/<output>        THE COMMIT POINT (directory fsynced)
+//   4. each input and expired file moved to <root>/archive/data/<ns>/<table>/<region>/<family>/
+//      (or unlinked with delete_replaced)
+//   5. journal removed
+// A crash before 3 leaves the old files (a rerun rolls back: removes the .tmp output and the
+// journal; HBase's own open wipes .tmp). A crash after 3 leaves the output plus some inputs:
+// the output's COMPACTION_EVENT_KEY names every input, and HBase 2.2+ (HStore/StoreEngine
+// openStoreFiles) drops and archives any store file named in another file's
+// COMPACTION_EVENT_KEY, so HBase never reads both; a rerun (journal or not) archives them too.
+#ifndef REGION_COMPACT_H_
+#define REGION_COMPACT_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hfile/status.h"
+#include "hfile/writer.h"
+#include "region/compaction.h"
+#include "region/table_name.h"
+
+namespace hfile::region {
+
+// HBase's compaction selection settings (CompactionConfiguration defaults).
+struct SelectionConfig {
+  int min_files = 3;                        // hbase.hstore.compaction.min
+  int max_files = 10;                       // hbase.hstore.compaction.max
+  double ratio = 1.2;                       // hbase.hstore.compaction.ratio
+  int64_t min_size = 128LL << 20;           // hbase.hstore.compaction.min.size
+  int64_t max_size = INT64_MAX;             // hbase.hstore.compaction.max.size
+  int blocking_files = 16;                  // hbase.hstore.blockingStoreFiles
+};
+
+// One store file as the selection sees it.
+struct CandidateFile {
+  std::string name;
+  std::string path;
+  uint64_t size = 0;
+  int64_t sequence_id = -1;                 // §4.5
+  bool bulk_loaded = false;
+  bool reset_cell_sequence_ids = false;     // bulk-loaded: cells read with `sequence_id`
+  std::optional<int64_t> bulkload_time;     // BULKLOAD_TIMESTAMP
+  int64_t max_timestamp = INT64_MAX;        // TIMERANGE max (INT64_MAX when absent)
+  bool exclude_from_minor = false;          // EXCLUDE_FROM_MINOR_COMPACTION
+  std::optional<int64_t> earliest_put_ts;   // EARLIEST_PUT_TS
+  int64_t max_memstore_ts = 0;              // MAX_MEMSTORE_TS_KEY
+  int32_t max_tags_len = 0;                 // hfile.MAX_TAGS_LEN
+  int64_t modification_time_ms = 0;
+  std::vector<std::string> compacted_files; // its COMPACTION_EVENT_KEY
+};
+
+// StoreFileComparators.SEQ_ID: sequence id asc, size desc, bulk-load time asc (absent last),
+// name asc. This is also the merge's scanner order.
+void SortBySequenceId(std::vector<CandidateFile>* files);
+// HStore.removeUnneededFiles: with MIN_VERSIONS 0 and a finite TTL, the files (never the last,
+// highest-seqid one) whose max timestamp < now - ttl. Indexes into the sorted `files`.
+std::vector<size_t> SelectExpiredFiles(const std::vector<CandidateFile>& files,
+                                       int32_t min_versions, int64_t ttl_ms, int64_t now_ms);
+// A minor (system or user non-major) selection: filterBulk, ExploringCompactionPolicy,
+// the min-files check and the max-files cut. Indexes into the sorted `files` (contiguous).
+std::vector<size_t> SelectMinorCompaction(const std::vector<CandidateFile>& files,
+                                          const SelectionConfig& config);
+// The names in the iteration order of a java.util.HashSet<String> filled in this order (how
+// HBase orders COMPACTION_EVENT_KEY).
+std::vector<std::string> JavaHashSetOrder(const std::vector<std::string>& names);
+
+enum class CompactRequest : uint8_t { kMajor, kMinor };
+
+struct CompactOptions {
+  CompactRequest request = CompactRequest::kMajor;
+  std::vector<std::string> families;        // empty: every family
+  int64_t now_ms = 0;                       // 0: the wall clock, read once
+  bool dry_run = false;
+  bool delete_replaced = false;             // unlink inputs instead of archiving them
+  bool force = false;                       // compact regions that look online or unclean
+  SelectionConfig selection;
+  int64_t time_to_purge_deletes_ms = 0;     // hbase.hstore.time.to.purge.deletes
+  bool delete_expired_store_files = true;   // hbase.store.delete.expired.storefile
+  int keep_seq_id_period_days = 5;          // hbase.hstore.compaction.keep.seqId.period
+  HBaseFlavor flavor = HBaseFlavor::k2_6;
+  // Called with (store label, cells read so far, cells in the store's inputs).
+  std::function<void(const std::string&, uint64_t, uint64_t)> progress;
+  // Called at every step of the commit protocol with the step's name; tests kill here.
+  std::function<void(const std::string&)> checkpoint;
+};
+
+// What will be done to one store.
+struct StorePlan {
+  std::string region_dir, encoded_region, family, family_dir;
+  std::vector<CandidateFile> files;         // every store file, SortBySequenceId order
+  std::vector<CandidateFile> inputs;        // to compact (scanner order)
+  std::vector<CandidateFile> expired;       // removed whole (§6.6)
+  std::vector<std::string> already_compacted;  // named by another file's COMPACTION_EVENT_KEY
+  bool all_files = false;                   // inputs + expired == files: drop deletes
+  bool major = false;                       // isMajor: compaction-compression choice
+  std::string skip_reason;                  // non-empty: the store is left alone
+};
+
+struct RegionPlan {
+  std::string path, encoded_name;
+  std::vector<std::string> refusals;        // why the region looks online/unclean (--force)
+  std::vector<std::string> blockers;        // why it must never be compacted (no override)
+  std::vector<std::string> recovery;        // leftovers of an interrupted run to finish
+  std::vector<StorePlan> stores;
+};
+
+struct CompactionPlan {
+  std::string root_dir;                     // "" when the table dir is not under <root>/data
+  std::string table_dir;
+  TableName table;
+  std::vector<RegionPlan> regions;
+};
+
+// Resolves `path` (table, region or family dir), reads the descriptor and every store file's
+// metadata, applies the safety checks and the selection. Errors: the path is not a table,
+// region or family dir, or the descriptor is unreadable.
+Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOptions& options);
+
+struct StoreResult {
+  std::string region, family;
+  std::vector<std::string> inputs, expired;
+  std::string output;                       // file name ("" when none was written)
+  bool major = false, all_files = false;
+  CompactionStats stats;
+  uint64_t bytes_in = 0, bytes_out = 0;     // bytes_out is estimated in a dry run
+  uint64_t archived = 0, deleted = 0;
+  double seconds = 0;
+  std::string skipped;                      // why nothing was done
+};
+
+struct CompactReport {
+  std::vector<StoreResult> stores;
+  std::vector<std::string> refused;         // "<region>: reason"
+  std::vector<std::string> recovered;       // what a rerun finished or rolled back
+  double seconds = 0;
+};
+
+// Runs (or, with dry_run, simulates) the plan. Refused regions are skipped (listed in
+// `report->refused`, and the Status is NotSupported) unless options.force.
+Status Compact(const CompactionPlan& plan, const CompactOptions& options, CompactReport* report);
+
+}  // namespace hfile::region
+
+#endif  // REGION_COMPACT_H_

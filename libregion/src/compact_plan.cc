@@ -1,0 +1,304 @@
+// PlanCompaction: path -> table/region/family dirs, descriptor, store-file metadata, safety
+// checks (REGION_LAYOUT §6.9), whole-file expiry and selection per store.
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <algorithm>
+#include <filesystem>
+
+#include "compact_internal.h"
+#include "fs_util.h"
+#include "hfile/reader.h"
+#include "region/compact.h"
+#include "region/layout.h"
+#include "region/store_file_sequence.h"
+
+namespace hfile::region {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Parent(const std::string& p) { return fs::path(p).parent_path().string(); }
+std::string Base(const std::string& p) { return fs::path(p).filename().string(); }
+
+struct Dirs {
+  std::string table, region, family;  // region/family empty when not given
+};
+
+Result<Dirs> ResolvePath(const std::string& path) {
+  std::error_code ec;
+  std::string p = fs::weakly_canonical(fs::path(path), ec).string();
+  if (ec || !IsDirectory(p)) return Status::InvalidArgument("not a directory", path);
+  auto has_desc = [](const std::string& d) { return PathExists(JoinPath(d, ".tabledesc")); };
+  if (has_desc(p)) return Dirs{p, "", ""};
+  if (has_desc(Parent(p))) {
+    if (!IsRegionDirName(Base(p))) return Status::InvalidArgument("not a region directory", path);
+    return Dirs{Parent(p), p, ""};
+  }
+  if (has_desc(Parent(Parent(p))) && IsFamilyDirName(Base(p)))
+    return Dirs{Parent(Parent(p)), Parent(p), p};
+  return Status::InvalidArgument(
+      "not a table, region or family directory (no .tabledesc/ here or above)", path);
+}
+
+// "PBUF" + CompactionEventTracker { 1: repeated bytes compacted_store_file }.
+std::vector<std::string> DecodeCompactionEvent(const Slice& v) {
+  std::vector<std::string> out;
+  if (v.size() < 4 || v.ToString().compare(0, 4, "PBUF") != 0) return out;
+  const uint8_t* p = reinterpret_cast<const uint8_t*>(v.data()) + 4;
+  const uint8_t* end = reinterpret_cast<const uint8_t*>(v.data()) + v.size();
+  auto varint = [&](uint64_t* x) {
+    *x = 0;
+    for (int shift = 0; p < end && shift < 64; shift += 7) {
+      uint8_t b = *p++;
+      *x |= uint64_t{b & 0x7Fu} << shift;
+      if (!(b & 0x80)) return true;
+    }
+    return false;
+  };
+  while (p < end) {
+    uint64_t tag, len;
+    if (!varint(&tag) || (tag & 7) != 2 || !varint(&len) || len > uint64_t(end - p)) break;
+    if (tag >> 3 == 1) out.emplace_back(reinterpret_cast<const char*>(p), len);
+    p += len;
+  }
+  return out;
+}
+
+int64_t ModificationTimeMs(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) return 0;
+  return int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
+}
+
+Result<CandidateFile> ReadCandidate(const StoreFile& sf) {
+  CandidateFile c;
+  c.name = sf.name.name;
+  c.path = sf.path;
+  c.size = sf.size;
+  c.modification_time_ms = ModificationTimeMs(sf.path);
+  HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(sf.path));
+  const FileInfo& fi = reader->file_info();
+  StoreFileSequence seq = ComputeStoreFileSequence(sf.name, false, fi);
+  c.sequence_id = seq.sequence_id;
+  c.bulk_loaded = seq.bulk_loaded;
+  c.reset_cell_sequence_ids = seq.reset_cell_sequence_ids;
+  c.bulkload_time = fi.GetInt64(fileinfo::kBulkloadTimestamp);
+  if (auto tr = fi.Get(fileinfo::kTimeRange)) {
+    if (auto r = DecodeTimeRange(*tr)) c.max_timestamp = r->max;
+  }
+  c.exclude_from_minor = fi.GetBool(fileinfo::kExcludeFromMinorCompaction).value_or(false);
+  c.earliest_put_ts = fi.GetInt64(fileinfo::kEarliestPutTs);
+  c.max_memstore_ts = fi.GetInt64(fileinfo::kMaxMemstoreTs).value_or(0);
+  c.max_tags_len = fi.GetInt32(fileinfo::kMaxTagsLen).value_or(0);
+  if (auto ev = fi.Get(fileinfo::kCompactionEvent)) c.compacted_files = DecodeCompactionEvent(*ev);
+  return c;
+}
+
+// Why HBase's store code cannot be imitated for this family, or "".
+std::string UnsupportedFamily(const FamilyDescriptor& f, const TableDescriptor& t,
+                              const FamilyDir& dir) {
+  if (Status s = f.Validate(); !s.ok()) return "family settings do not parse: " + s.ToString();
+  if (f.new_version_behavior()) return "NEW_VERSION_BEHAVIOR=true has other delete semantics";
+  if (f.is_mob()) return "MOB families are not supported";
+  if (f.encrypted()) return "ENCRYPTION is set (encrypted HFiles are not supported)";
+  std::string tracker = t.store_file_tracker();
+  if (auto v = f.GetConfiguration(table_key::kStoreFileTracker)) tracker = *v;
+  if (tracker != "DEFAULT" || dir.tracker)
+    return "store-file tracker " + tracker + " (only DEFAULT, directory listing, is supported)";
+  if (!dir.invalid.empty())
+    return fmt::format("{} name(s) HBase cannot open (e.g. '{}'): fix the store first",
+                       dir.invalid.size(), dir.invalid[0]);
+  for (const auto& sf : dir.store_files) {
+    if (sf.name.kind == StoreFileKind::kReference || sf.name.kind == StoreFileKind::kLink)
+      return fmt::format("holds {} '{}': not compactable yet (open the region in HBase, or "
+                         "wait for hfile's reference support)",
+                         StoreFileKindName(sf.name.kind), sf.name.name);
+  }
+  return "";
+}
+
+bool HoldsFiles(const std::string& dir) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (!it->is_directory(ec)) return true;
+  return !!ec;
+}
+
+// Region-level reasons to think HBase has the region open or did not close it cleanly.
+void CheckRegion(const RegionDir& r, const std::string& table_dir, const std::string& root,
+                 RegionPlan* plan) {
+  if (r.HasPendingEdits())
+    plan->refusals.push_back(
+        "recovered.edits/ holds edit files HBase has not replayed (unclean close); a compacted "
+        "file's larger MAX_SEQ_ID would make HBase skip them. Open and close the region in "
+        "HBase first");
+  if (r.info && r.info->split)
+    plan->refusals.push_back(".regioninfo says split=true (a split parent)");
+  if (r.info && r.info->offline)
+    plan->refusals.push_back(".regioninfo says offline=true (a split or merge parent)");
+  if (auto tmp = ListDir(JoinPath(r.path, ".tmp")); tmp.ok()) {
+    auto journal = ReadJournal(r.path);
+    std::optional<Journal> j = journal.ok() ? *journal : std::nullopt;
+    size_t foreign = 0;
+    for (const auto& e : *tmp) {
+      if (IsOwnTmpEntry(e.name, j)) continue;
+      // HBase leaves empty .tmp/<family>/ directories after a clean close: harmless.
+      if (e.is_dir && !HoldsFiles(JoinPath(JoinPath(r.path, ".tmp"), e.name))) continue;
+      ++foreign;
+    }
+    if (foreign > 0)
+      plan->refusals.push_back(fmt::format(
+          ".tmp/ holds {} entr{} (a flush or compaction in progress, or an unclean stop)",
+          foreign, foreign == 1 ? "y" : "ies"));
+  }
+  // Daughters of a split resolve their References in this directory, never in the archive.
+  if (auto regions = ListDir(table_dir); regions.ok()) {
+    const std::string suffix = "." + r.encoded_name;
+    for (const auto& reg : *regions) {
+      if (!reg.is_dir || reg.name == r.encoded_name || !IsRegionDirName(reg.name)) continue;
+      auto fams = ListDir(JoinPath(table_dir, reg.name));
+      if (!fams.ok()) continue;
+      for (const auto& fam : *fams) {
+        if (!fam.is_dir || !IsFamilyDirName(fam.name)) continue;
+        auto files = ListDir(JoinPath(JoinPath(table_dir, reg.name), fam.name));
+        if (!files.ok()) continue;
+        for (const auto& f : *files)
+          if (f.name.ends_with(suffix))
+            plan->blockers.push_back(fmt::format(
+                "split parent still referenced by region {} ({}/{}): never compact it", reg.name,
+                fam.name, f.name));
+      }
+    }
+  }
+  if (!root.empty()) {
+    if (auto wals = ListDir(JoinPath(root, "WALs")); wals.ok()) {
+      for (const auto& server : *wals) {
+        auto files = ListDir(JoinPath(JoinPath(root, "WALs"), server.name));
+        if (files.ok() && !files->empty())
+          plan->refusals.push_back(fmt::format(
+              "WALs/{} holds {} WAL file(s): a RegionServer is running or was not stopped "
+              "cleanly", server.name, files->size()));
+      }
+    }
+  }
+}
+
+void PlanStore(const FamilyDir& dir, const FamilyDescriptor& family, const TableDescriptor& t,
+               const CompactOptions& o, int64_t now, StorePlan* sp) {
+  sp->family = dir.name;
+  sp->family_dir = dir.path;
+  if (std::string why = UnsupportedFamily(family, t, dir); !why.empty()) {
+    sp->skip_reason = why;
+    return;
+  }
+  std::vector<CandidateFile> all;
+  for (const auto& sf : dir.store_files) {
+    auto c = ReadCandidate(sf);
+    if (!c.ok()) {
+      sp->skip_reason = "cannot read " + sf.path + ": " + c.status().ToString();
+      return;
+    }
+    all.push_back(std::move(*c));
+  }
+  // Files named in another present file's COMPACTION_EVENT_KEY: HBase drops them on open.
+  for (const auto& f : all)
+    for (const auto& name : f.compacted_files)
+      for (const auto& g : all)
+        if (g.name == name && g.name != f.name &&
+            std::find(sp->already_compacted.begin(), sp->already_compacted.end(), name) ==
+                sp->already_compacted.end())
+          sp->already_compacted.push_back(name);
+  for (const auto& f : all)
+    if (std::find(sp->already_compacted.begin(), sp->already_compacted.end(), f.name) ==
+        sp->already_compacted.end())
+      sp->files.push_back(f);
+  SortBySequenceId(&sp->files);
+
+  std::vector<CandidateFile> live;
+  std::vector<size_t> expired;
+  if (o.delete_expired_store_files)
+    expired = SelectExpiredFiles(sp->files, family.min_versions(), family.ttl_ms(), now);
+  for (size_t i = 0; i < sp->files.size(); ++i) {
+    if (std::find(expired.begin(), expired.end(), i) != expired.end())
+      sp->expired.push_back(sp->files[i]);
+    else
+      live.push_back(sp->files[i]);
+  }
+  if (o.request == CompactRequest::kMajor) {
+    sp->inputs = live;
+    sp->major = true;
+  } else {
+    for (size_t i : SelectMinorCompaction(live, o.selection)) sp->inputs.push_back(live[i]);
+  }
+  sp->all_files = !sp->inputs.empty() && sp->inputs.size() == live.size();
+  sp->major = sp->major && sp->all_files;
+  if (sp->inputs.empty() && sp->expired.empty() && sp->already_compacted.empty())
+    sp->skip_reason = sp->files.empty() ? "no store files"
+                                        : fmt::format("nothing selected among {} file(s)",
+                                                      sp->files.size());
+}
+
+}  // namespace
+
+Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOptions& o) {
+  HFILE_ASSIGN_OR_RETURN(Dirs dirs, ResolvePath(path));
+  CompactionPlan plan;
+  plan.table_dir = dirs.table;
+  std::string data_ns = Parent(dirs.table);
+  if (Base(Parent(data_ns)) == "data") plan.root_dir = Parent(Parent(data_ns));
+  HFILE_ASSIGN_OR_RETURN(auto loaded, ReadTableDescriptor(dirs.table));
+  const TableDescriptor& desc = loaded.descriptor;
+  plan.table = desc.name();
+  if (!plan.root_dir.empty() &&
+      (Base(dirs.table) != plan.table.qualifier || Base(data_ns) != plan.table.namespace_name)) {
+    plan.root_dir.clear();  // the directory names disagree with the descriptor
+  }
+  const int64_t now = o.now_ms ? o.now_ms : NowMs();
+
+  std::vector<std::string> region_dirs;
+  if (!dirs.region.empty()) {
+    region_dirs.push_back(dirs.region);
+  } else {
+    HFILE_ASSIGN_OR_RETURN(auto entries, ListDir(dirs.table));
+    for (const auto& e : entries)
+      if (e.is_dir && IsRegionDirName(e.name)) region_dirs.push_back(JoinPath(dirs.table, e.name));
+  }
+  std::vector<std::string> families = o.families;
+  if (!dirs.family.empty()) families = {Base(dirs.family)};
+  for (const auto& f : families)
+    if (!desc.FindFamily(f)) return Status::InvalidArgument("the table has no family", f);
+
+  for (const auto& rd : region_dirs) {
+    RegionPlan rp;
+    rp.path = rd;
+    rp.encoded_name = Base(rd);
+    HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanRegionDir(plan.root_dir, rd, &desc));
+    CheckRegion(region, dirs.table, plan.root_dir, &rp);
+    DescribeRecovery(rd, &rp.recovery);
+    for (const auto& fam : desc.families()) {
+      if (!families.empty() &&
+          std::find(families.begin(), families.end(), fam.name()) == families.end())
+        continue;
+      const FamilyDir* dir = region.FindFamily(fam.name());
+      if (!dir) continue;  // HBase creates it on open; nothing to compact
+      StorePlan sp;
+      sp.region_dir = rd;
+      sp.encoded_region = rp.encoded_name;
+      PlanStore(*dir, fam, desc, o, now, &sp);
+      rp.stores.push_back(std::move(sp));
+    }
+    plan.regions.push_back(std::move(rp));
+  }
+  return plan;
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace hfile::region

@@ -1,0 +1,345 @@
+// Compact: per region (under an flock on the region directory) finish or roll back an
+// interrupted run, then per store: merge -> CompactionIterator -> Writer in .tmp/ -> VerifyFile
+// -> rename into the family dir -> archive the replaced files (region/compact.h).
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "compact_internal.h"
+#include "fs_util.h"
+#include "hfile/reader.h"
+#include "hfile/rewrite.h"
+#include "hfile/verify.h"
+#include "region/compact.h"
+#include "region/merging_iterator.h"
+#include "region/table_descriptor.h"
+
+namespace hfile::region {
+
+namespace {
+
+// Bulk-loaded files: every cell reads with the file's sequence id (§4.5).
+class SequenceResetIterator : public CellIterator {
+ public:
+  SequenceResetIterator(std::unique_ptr<CellIterator> in, uint64_t seq)
+      : in_(std::move(in)), seq_(seq) {}
+  bool Valid() const override { return in_->Valid(); }
+  void SeekToFirst() override { in_->SeekToFirst(); }
+  void Seek(const Slice& k) override { in_->Seek(k); }
+  void Next() override { in_->Next(); }
+  const Cell& cell() const override {
+    cell_ = in_->cell();
+    cell_.sequence_id = seq_;
+    return cell_;
+  }
+  Status status() const override { return in_->status(); }
+
+ private:
+  std::unique_ptr<CellIterator> in_;
+  uint64_t seq_;
+  mutable Cell cell_;
+};
+
+// Counts what the merge reads (for the dry-run estimate and progress).
+class CountingIterator : public CellIterator {
+ public:
+  CountingIterator(std::unique_ptr<CellIterator> in, std::function<void(uint64_t)> progress)
+      : in_(std::move(in)), progress_(std::move(progress)) {}
+  bool Valid() const override { return in_->Valid(); }
+  void SeekToFirst() override { in_->SeekToFirst(); Count(); }
+  void Seek(const Slice& k) override { in_->Seek(k); Count(); }
+  void Next() override { in_->Next(); Count(); }
+  const Cell& cell() const override { return in_->cell(); }
+  Status status() const override { return in_->status(); }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  void Count() {
+    if (!in_->Valid()) return;
+    const Cell& c = in_->cell();
+    bytes_ += 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
+    if (progress_ && (++cells_ & 0x3FFF) == 0) progress_(cells_);
+  }
+  std::unique_ptr<CellIterator> in_;
+  std::function<void(uint64_t)> progress_;
+  uint64_t bytes_ = 0, cells_ = 0;
+};
+
+uint64_t CellBytes(const Cell& c) {
+  return 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Holds an exclusive flock on a region directory (so two runs never interleave).
+class RegionLock {
+ public:
+  ~RegionLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Status Acquire(const std::string& dir) {
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) return Status::IOError("cannot open", dir);
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
+      return Status::NotSupported("another hfile-compact holds the lock on", dir);
+    return Status::OK();
+  }
+
+ private:
+  int fd_ = -1;
+};
+
+WriterOptions OutputSettings(const FamilyDescriptor& f, const StorePlan& sp,
+                             const CompactOptions& o) {
+  WriterOptions w;
+  w.block_size = static_cast<uint32_t>(f.block_size());
+  w.compression = f.compaction_compression(sp.major);
+  w.encoding = f.data_block_encoding();
+  w.bloom_type = f.bloom_type();
+  w.bloom_prefix_length = f.bloom_prefix_length();
+  w.compress_tags = f.compress_tags();
+  w.flavor = o.flavor;
+  w.include_tags = false;
+  w.include_mvcc = false;
+  int64_t max_seq = -1;
+  std::vector<std::string> names;
+  for (const auto& in : sp.inputs) {
+    w.include_tags = w.include_tags || in.max_tags_len > 0;
+    w.include_mvcc = w.include_mvcc || in.max_memstore_ts > 0 ||
+                     (in.bulk_loaded && in.sequence_id > 0);
+    max_seq = std::max(max_seq, in.sequence_id);
+    names.push_back(in.name);
+  }
+  w.create_time_ms = NowMs();
+  w.max_seq_id = max_seq;
+  w.major_compaction = sp.all_files;
+  w.compaction_event = JavaHashSetOrder(names);
+  return w;
+}
+
+CompactionOptions MatcherOptions(const FamilyDescriptor& f, const StorePlan& sp,
+                                 const CompactOptions& o, int64_t now) {
+  CompactionOptions co = CompactionOptions::ForFamily(
+      f, sp.all_files ? CompactionKind::kMajor : CompactionKind::kMinor, now);
+  co.time_to_purge_deletes_ms = o.time_to_purge_deletes_ms;
+  if (sp.all_files) {
+    co.earliest_put_ts = INT64_MAX;
+    for (const auto& in : sp.inputs)
+      co.earliest_put_ts = in.earliest_put_ts ? std::min(co.earliest_put_ts, *in.earliest_put_ts)
+                                              : INT64_MIN;
+    std::vector<CompactionInputFile> files;
+    for (const auto& in : sp.inputs) files.push_back({in.max_memstore_ts, in.modification_time_ms});
+    auto zero = SequenceIdZeroingThreshold(files, true, now, o.keep_seq_id_period_days);
+    if (zero && *zero > 0 && !f.new_version_behavior()) co.zero_sequence_ids_up_to = zero;
+  }
+  return co;
+}
+
+struct OpenInputs {
+  std::vector<std::unique_ptr<Reader>> readers;
+  CountingIterator* counter = nullptr;
+  std::unique_ptr<CellIterator> compacted;
+  uint64_t total_cells = 0;
+};
+
+Status OpenMerge(const StorePlan& sp, const CompactionOptions& co, const CompactOptions& o,
+                 CompactionStats* stats, OpenInputs* out) {
+  std::vector<std::unique_ptr<CellIterator>> its;
+  for (const auto& in : sp.inputs) {  // already in scanner order
+    HFILE_ASSIGN_OR_RETURN(auto r, Reader::Open(in.path));
+    out->total_cells += r->trailer().entry_count;
+    auto it = r->NewIterator();
+    if (in.reset_cell_sequence_ids)
+      it = std::make_unique<SequenceResetIterator>(std::move(it),
+                                                   static_cast<uint64_t>(in.sequence_id));
+    its.push_back(std::move(it));
+    out->readers.push_back(std::move(r));
+  }
+  std::function<void(uint64_t)> progress;
+  if (o.progress) {
+    std::string label = sp.encoded_region + "/" + sp.family;
+    uint64_t total = out->total_cells;
+    progress = [label, total, &o](uint64_t n) { o.progress(label, n, total); };
+  }
+  auto counting = std::make_unique<CountingIterator>(NewMergingIterator(std::move(its)), progress);
+  out->counter = counting.get();
+  out->compacted = NewCompactionIterator(std::move(counting), co, stats);
+  out->compacted->SeekToFirst();
+  return Status::OK();
+}
+
+void Check(const CompactOptions& o, const std::string& step) {
+  if (o.checkpoint) o.checkpoint(step);
+}
+
+Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDescriptor& family,
+                const CompactOptions& o, int64_t now, const Disposal& disposal, StoreResult* r) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const auto& in : sp.inputs) r->inputs.push_back(in.name), r->bytes_in += in.size;
+  for (const auto& e : sp.expired) r->expired.push_back(e.name);
+  r->major = sp.major;
+  r->all_files = sp.all_files;
+  CompactionStats& stats = r->stats;
+  Journal j;
+  j.family = sp.family;
+  for (const auto& in : sp.inputs) j.inputs.push_back(in.name);
+  j.expired = r->expired;
+  j.compacted = sp.already_compacted;
+
+  if (!sp.inputs.empty()) {
+    CompactionOptions co = MatcherOptions(family, sp, o, now);
+    WriterOptions wo = OutputSettings(family, sp, o);
+    OpenInputs in;
+    HFILE_RETURN_IF_ERROR(OpenMerge(sp, co, o, &stats, &in));
+    CellIterator* it = in.compacted.get();
+    if (o.dry_run) {
+      uint64_t out_bytes = 0;
+      for (; it->Valid(); it->Next()) out_bytes += CellBytes(it->cell());
+      HFILE_RETURN_IF_ERROR(it->status());
+      const uint64_t in_bytes = in.counter->bytes();
+      r->bytes_out = in_bytes ? static_cast<uint64_t>(static_cast<double>(out_bytes) *
+                                                      r->bytes_in / in_bytes)
+                              : 0;
+      r->seconds = SecondsSince(t0);
+      return Status::OK();
+    }
+    j.output = NewStoreFileName();
+    HFILE_RETURN_IF_ERROR(WriteJournal(sp.region_dir, j));
+    Check(o, "journal-written");
+    const std::string tmp_path = JoinPath(JoinPath(sp.region_dir, ".tmp"), j.output);
+    auto rollback = [&](Status s) {
+      std::vector<std::string> ignored;
+      (void)RecoverRegion(sp.region_dir, [&](const std::string&) { return disposal; }, nullptr,
+                          &ignored);
+      return s;
+    };
+    {
+      auto w = Writer::Create(tmp_path, wo);
+      if (!w.ok()) return rollback(w.status());
+      bool first = true;
+      for (; it->Valid(); it->Next()) {
+        if (Status s = (*w)->Append(it->cell()); !s.ok())
+          return rollback(Status::Corruption("inputs out of order: " + s.ToString()));
+        if (first) Check(o, "output-started"), first = false;
+      }
+      if (!it->status().ok()) return rollback(it->status());
+      WriterStats ws;
+      if (Status s = (*w)->Finish(&ws); !s.ok()) return rollback(s);
+      r->bytes_out = ws.file_size;
+    }
+    Check(o, "output-written");
+    VerifyReport rep = VerifyFile(tmp_path, VerifyOptions());
+    if (!rep.clean() || rep.cells != stats.output_cells) {
+      return rollback(Status::Corruption(fmt::format(
+          "verification of {} failed ({} cells, expected {}): {}", tmp_path, rep.cells,
+          stats.output_cells,
+          rep.problems.empty() ? rep.open_status.ToString() : rep.problems[0].what)));
+    }
+    Check(o, "output-verified");
+    if (::rename(tmp_path.c_str(), JoinPath(sp.family_dir, j.output).c_str()) != 0)
+      return rollback(Status::IOError("cannot move the output into", sp.family_dir));
+    HFILE_RETURN_IF_ERROR(SyncDir(sp.family_dir));
+    HFILE_RETURN_IF_ERROR(SyncDir(JoinPath(sp.region_dir, ".tmp")));
+    r->output = j.output;
+    Check(o, "committed");
+  } else if (o.dry_run) {
+    r->seconds = SecondsSince(t0);
+    return Status::OK();
+  } else {
+    HFILE_RETURN_IF_ERROR(WriteJournal(sp.region_dir, j));  // nothing to commit: dispose only
+    Check(o, "journal-written");
+  }
+  for (const auto& name : j.Replaced()) {
+    HFILE_RETURN_IF_ERROR(DisposeStoreFile(sp.family_dir, name, disposal));
+    ++(disposal.archive_dir.empty() ? r->deleted : r->archived);
+    Check(o, "disposed");
+  }
+  HFILE_RETURN_IF_ERROR(RemoveJournal(sp.region_dir));
+  Check(o, "done");
+  (void)plan;
+  r->seconds = SecondsSince(t0);
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Compact(const CompactionPlan& plan, const CompactOptions& options, CompactReport* report) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CompactOptions o = options;
+  if (o.now_ms == 0) o.now_ms = NowMs();
+  if (!o.dry_run && !o.delete_replaced && plan.root_dir.empty())
+    return Status::InvalidArgument(
+        "the table directory is not <root>/data/<ns>/<table>, so the archive cannot be located; "
+        "use --delete-replaced to delete replaced files instead", plan.table_dir);
+  auto loaded = ReadTableDescriptor(plan.table_dir);
+  if (!loaded.ok()) return loaded.status();
+  Status result = Status::OK();
+  for (const RegionPlan& planned : plan.regions) {
+    if (!planned.blockers.empty() || (!planned.refusals.empty() && !o.force)) {
+      for (const auto& why : planned.blockers)
+        report->refused.push_back(planned.encoded_name + ": " + why);
+      if (!o.force)
+        for (const auto& why : planned.refusals)
+          report->refused.push_back(planned.encoded_name + ": " + why);
+      result = Status::NotSupported(
+          "refused region(s) (see above; --force overrides only the online/unclean checks)");
+      continue;
+    }
+    auto disposal_for = [&](const std::string& family) {
+      Disposal d;
+      d.now_ms = o.now_ms;
+      if (!o.delete_replaced)
+        d.archive_dir = fmt::format("{}/archive/data/{}/{}/{}/{}", plan.root_dir,
+                                    plan.table.namespace_name, plan.table.qualifier,
+                                    planned.encoded_name, family);
+      return d;
+    };
+    const RegionPlan* rp = &planned;
+    RegionLock lock;
+    CompactionPlan replanned;
+    if (!o.dry_run) {
+      if (Status s = lock.Acquire(planned.path); !s.ok()) {
+        report->refused.push_back(planned.encoded_name + ": " + s.ToString());
+        result = s;
+        continue;
+      }
+      if (!planned.recovery.empty()) {
+        HFILE_RETURN_IF_ERROR(
+            RecoverRegion(planned.path, disposal_for, o.checkpoint, &report->recovered));
+        CompactOptions again = o;
+        again.force = true;
+        HFILE_ASSIGN_OR_RETURN(replanned, PlanCompaction(planned.path, again));
+        if (replanned.regions.size() != 1) return Status::IOError("region vanished", planned.path);
+        rp = &replanned.regions[0];
+      }
+    }
+    for (const StorePlan& sp : rp->stores) {
+      StoreResult r;
+      r.region = rp->encoded_name;
+      r.family = sp.family;
+      if (!sp.skip_reason.empty()) {
+        r.skipped = sp.skip_reason;
+        report->stores.push_back(std::move(r));
+        continue;
+      }
+      const FamilyDescriptor* fam = loaded->descriptor.FindFamily(sp.family);
+      Status s = RunStore(plan, sp, *fam, o, o.now_ms, disposal_for(sp.family), &r);
+      report->stores.push_back(std::move(r));
+      if (!s.ok()) return s.WithContext(sp.family_dir);
+    }
+    if (!o.dry_run) {
+      std::error_code ec;
+      std::filesystem::remove(JoinPath(rp->path, ".tmp"), ec);  // only if empty
+    }
+  }
+  report->seconds = SecondsSince(t0);
+  return result;
+}
+
+}  // namespace hfile::region
