@@ -1,7 +1,5 @@
-// A small HFile v3 builder for tests and fuzz seeds, assembled from the library's block-level
-// encoders (data block encoders, codecs, checksums, index and bloom encoders, file info,
-// trailer). It writes what HBase 2.x writes for a single-level index, so VerifyFile reports the
-// result clean; it is not the project's writer and supports only what the tests need.
+// Small HFiles for the corrupt-file suite and the fuzz seeds, written with the project's Writer:
+// a few rows of cells in small blocks, several bloom chunks and a meta block.
 #ifndef HFILE_TESTS_TEST_HFILE_H_
 #define HFILE_TESTS_TEST_HFILE_H_
 
