@@ -183,20 +183,115 @@ Status DescribeWithOurReader(const std::string& path, const std::vector<std::str
   return Status::OK();
 }
 
+// --bulkload DIR: HFiles shaped as HFileOutputFormat2 writes them for completebulkload
+// (sequence ids 0, BULKLOAD_TIMESTAMP / BULKLOAD_SOURCE_TASK / EXCLUDE_FROM_MINOR_COMPACTION /
+// MAJOR_COMPACTION_KEY=false, TIMERANGE, blooms), for a table pre-split at row-00004 and
+// row-00050:
+//   DIR/hfiles/f/*: the tagged fixture cells in family f, one file per region (loaded as is);
+//   DIR/hfiles/g/all: the 800 3-level cells in family g, one file across all three regions
+//                     (BulkLoadHFilesTool must split it: HBase reads our file and rewrites it);
+//   DIR/script.jsonl: the harness cluster script (create, bulkload, raw scan);
+//   DIR/expected.jsonl: what the raw scan must return (client scans carry no tags or seqids).
+// TTL tags (type 8) are dropped from the cells: HBase would expire those cells in a scan; and
+// of cells with equal keys only the first is kept (a scan shows one).
+Status WriteBulkLoad(const std::string& testdata, const std::string& dir) {
+  fs::create_directories(dir + "/hfiles/f");
+  fs::create_directories(dir + "/hfiles/g");
+  auto f_cells = LoadCells(testdata + "/none-none-row-crc32c-tags.cells.jsonl");
+  for (auto& c : f_cells) {
+    std::string kept;
+    for (size_t off = 0; off + 3 <= c.tags.size();) {
+      size_t len = (static_cast<uint8_t>(c.tags[off]) << 8) | static_cast<uint8_t>(c.tags[off + 1]);
+      if (static_cast<uint8_t>(c.tags[off + 2]) != 8) kept.append(c.tags, off, 2 + len);
+      off += 2 + len;
+    }
+    c.tags = kept;
+    c.seqid = 0;
+  }
+  std::vector<OwnedCell> g_cells;
+  for (const auto& d : LoadCells(testdata + "/none-none-row-crc32c-notags-3level.cells.jsonl")) {
+    OwnedCell c;
+    Cell v = d.view();
+    AppendKey(&c.key, v.row(), "g", v.qualifier(), v.timestamp(), v.type());
+    c.value = d.value;
+    g_cells.push_back(std::move(c));
+  }
+  // A scan shows one cell per key (ScanWildcardColumnTracker skips a cell with the timestamp
+  // and type of the one before it), so keep only the first of equal keys: the scan must then
+  // return every cell we wrote.
+  for (auto* cells : {&f_cells, &g_cells}) {
+    cells->erase(std::unique(cells->begin(), cells->end(),
+                             [](const OwnedCell& a, const OwnedCell& b) { return a.key == b.key; }),
+                 cells->end());
+  }
+  auto bulk_options = [](Compression c, DataBlockEncoding e, BloomType b) {
+    WriterOptions o;
+    o.compression = c;
+    o.encoding = e;
+    o.bloom_type = b;
+    o.block_size = 1024;
+    o.create_time_ms = kHarnessCreateTime;
+    o.bulkload_timestamp = kHarnessCreateTime;
+    o.bulkload_source_task = "hfilekit-compat-gen";
+    o.major_compaction = false;
+    o.exclude_from_minor_compaction = false;
+    return o;
+  };
+  auto write = [](const std::string& path, const WriterOptions& o, const std::vector<OwnedCell>& cells,
+                  size_t begin, size_t end) -> Status {
+    HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(path, o));
+    for (size_t i = begin; i < end; ++i) HFILE_RETURN_IF_ERROR(w->Append(cells[i].view()));
+    return w->Finish();
+  };
+  // f: split at the region boundary row-00004.
+  size_t cut = 0;
+  while (cut < f_cells.size() && f_cells[cut].view().row().ToString() < "row-00004") ++cut;
+  HFILE_RETURN_IF_ERROR(write(dir + "/hfiles/f/region0",
+                              bulk_options(Compression::kSnappy, DataBlockEncoding::kFastDiff, BloomType::kRow),
+                              f_cells, 0, cut));
+  HFILE_RETURN_IF_ERROR(write(dir + "/hfiles/f/region1",
+                              bulk_options(Compression::kGz, DataBlockEncoding::kPrefix, BloomType::kRowCol),
+                              f_cells, cut, f_cells.size()));
+  HFILE_RETURN_IF_ERROR(write(dir + "/hfiles/g/all",
+                              bulk_options(Compression::kZstd, DataBlockEncoding::kRowIndexV1, BloomType::kRow),
+                              g_cells, 0, g_cells.size()));
+
+  std::vector<OwnedCell> all = f_cells;
+  all.insert(all.end(), g_cells.begin(), g_cells.end());
+  std::stable_sort(all.begin(), all.end(), [](const OwnedCell& a, const OwnedCell& b) {
+    return CompareKeys(ComparatorKind::kDefault, a.key, b.key) < 0;
+  });
+  std::ofstream expected(dir + "/expected.jsonl");
+  for (const auto& c : all) expected << CellJson(Cell{Slice(c.key), Slice(c.value), Slice(), 0}) << "\n";
+  std::ofstream script(dir + "/script.jsonl");
+  script << R"({"op":"create","table":"bulk","splits":["row-00004","row-00050"],"families":[)"
+         << R"({"name":"f","max_versions":1000},{"name":"g","compression":"SNAPPY","max_versions":1000}]})" << "\n"
+         << R"({"op":"bulkload","table":"bulk","dir":)" << json(fs::absolute(dir + "/hfiles").string()).dump() << "}\n"
+         << R"({"op":"scan","table":"bulk"})" << "\n";
+  return Status::OK();
+}
+
 int Main(int argc, char** argv) {
-  std::string testdata, out_dir, only;
+  std::string testdata, out_dir, only, bulkload;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string a = argv[i];
     if (a == "--testdata") testdata = argv[i + 1];
     else if (a == "--out") out_dir = argv[i + 1];
     else if (a == "--only") only = argv[i + 1];  // substring of case names
+    else if (a == "--bulkload") bulkload = argv[i + 1];
     else {
       std::cerr << "unknown option " << a << "\n";
       return 2;
     }
   }
+  if (!testdata.empty() && !bulkload.empty()) {
+    Status s = WriteBulkLoad(testdata, bulkload);
+    if (!s.ok()) std::cerr << "hfilekit-compat-gen: " << s.ToString() << "\n";
+    return s.ok() ? 0 : 1;
+  }
   if (testdata.empty() || out_dir.empty()) {
-    std::cerr << "usage: hfilekit-compat-gen --testdata testdata/hbase --out DIR [--only SUBSTR]\n";
+    std::cerr << "usage: hfilekit-compat-gen --testdata testdata/hbase --out DIR [--only SUBSTR]\n"
+                 "       hfilekit-compat-gen --testdata testdata/hbase --bulkload DIR\n";
     return 2;
   }
   fs::create_directories(out_dir);
