@@ -47,6 +47,17 @@ std::vector<OwnedCell> StripTags(std::vector<OwnedCell> cells) {
   return cells;
 }
 
+// HBase's order (CellComparatorImpl), sequence id descending last; drop duplicate keys.
+void SortCells(std::vector<OwnedCell>* cells) {
+  std::sort(cells->begin(), cells->end(), [](const OwnedCell& a, const OwnedCell& b) {
+    int r = CompareKeys(ComparatorKind::kDefault, a.key, b.key);
+    return r != 0 ? r < 0 : a.seqid > b.seqid;
+  });
+  cells->erase(std::unique(cells->begin(), cells->end(),
+                           [](const OwnedCell& a, const OwnedCell& b) { return a.key == b.key; }),
+               cells->end());
+}
+
 // Seeded cells with big values: 400 cells over 100 rows, values 0..3000 bytes of compressible
 // text, every 25th cell 20000 bytes and one 300000-byte value (larger than every codec's
 // MAX_INPUT), all five cell types, 0-2 tags, sequence ids. std::mt19937_64 is specified by the
@@ -83,14 +94,56 @@ std::vector<OwnedCell> BigCells() {
     c.seqid = rng() % 10 == 0 ? 0 : 1 + rng() % 100000;
     cells.push_back(std::move(c));
   }
-  // HBase's order (CellComparatorImpl), sequence id descending last; drop duplicate keys.
-  std::sort(cells.begin(), cells.end(), [](const OwnedCell& a, const OwnedCell& b) {
-    int r = CompareKeys(ComparatorKind::kDefault, a.key, b.key);
-    return r != 0 ? r < 0 : a.seqid > b.seqid;
-  });
-  cells.erase(std::unique(cells.begin(), cells.end(),
-                          [](const OwnedCell& a, const OwnedCell& b) { return a.key == b.key; }),
-              cells.end());
+  SortCells(&cells);
+  return cells;
+}
+
+// Cells at the format's limits: a 32767-byte row (Short.MAX_VALUE), a 20000-byte qualifier,
+// 32363 bytes of tags on one cell (one tag value of 20000 bytes; our Writer refuses more than
+// 32767, which HBase 2.6.4 cannot read back), a 2 MiB value, timestamps 0 and
+// INT64_MAX - 1, sequence id 2^62, rows that differ only in a last 0x00 / 0xFF byte or are
+// prefixes of the next, every cell type; with 256-byte blocks nearly every cell closes one.
+std::vector<OwnedCell> EdgeCells() {
+  using namespace std::string_literals;
+  std::vector<OwnedCell> cells;
+  auto add = [&](std::string row, std::string q, int64_t ts, uint8_t type, std::string value,
+                 std::vector<std::pair<uint8_t, std::string>> tags, uint64_t seqid) {
+    OwnedCell c;
+    AppendKey(&c.key, row, "f", q, ts, type);
+    c.value = std::move(value);
+    for (auto& [t, v] : tags) {
+      size_t len = v.size() + 1;
+      c.tags.push_back(static_cast<char>(len >> 8));
+      c.tags.push_back(static_cast<char>(len));
+      c.tags.push_back(static_cast<char>(t));
+      c.tags += v;
+    }
+    c.seqid = seqid;
+    cells.push_back(std::move(c));
+  };
+  const int64_t kMaxTs = INT64_MAX - 1;
+  std::string text;
+  for (int i = 0; text.size() < (2u << 20); ++i) text += fmt::format("line {} of a big value\n", i);
+  add("", "q", 5, 4, "empty row", {}, 1);
+  add("a", "", kMaxTs, 14, "", {{101, "df"}}, 2);
+  add("a", "", kMaxTs, 10, "", {}, 3);
+  add("a", "", 0, 4, "ts0", {}, 4);
+  add("a", "q", 7, 12, "", {}, uint64_t{1} << 62);
+  add("a", "q", 7, 8, "", {}, 5);
+  add("a", "q", 7, 4, "", {}, 6);
+  add("a", std::string(20000, 'Q'), 1, 4, "long qualifier", {}, 7);
+  add("a\x00"s, "q", 1, 4, text, {}, 8);  // 2 MiB value
+  std::vector<std::pair<uint8_t, std::string>> many;
+  many.push_back({102, std::string(20000, 'T')});
+  for (int i = 0; i < 120; ++i) many.push_back({static_cast<uint8_t>(i % 256), std::string(100, 'a' + i % 26)});
+  add("a\x00\x00"s, "q", 1, 4, "many tags", many, 9);
+  add("a\xFF", "q", 1, 4, "v", {{8, std::string("\x00\x00\x00\x00\x00\x00\x00\x01", 8)}}, 10);
+  add("a\xFF\xFF", "q", 1, 4, "v", {}, 0);
+  add(std::string(32767, 'r'), "q", 1, 4, "longest row", {{101, "x"}}, 11);
+  add(std::string(32767, 'r').replace(32766, 1, "s"), "q", 1, 4, "longest row 2", {}, 12);
+  add("s", "q", 1, 4, std::string(70000, '\0'), {}, 13);
+  add("s\x00"s, "q", 1, 4, "", {}, 14);
+  SortCells(&cells);
   return cells;
 }
 
@@ -105,12 +158,15 @@ void AddProbesAndSeeks(const std::vector<OwnedCell>& cells, size_t step, std::ve
   for (size_t i = 0; i < cells.size(); i += step) {
     Cell c = cells[i].view();
     std::string row = Str(c.row()), fam = Str(c.family()), q = Str(c.qualifier());
+    if (c.row().empty()) continue;  // a Get needs a row (HBase: "Row length is 0")
     probes->push_back(fmt::format("{{\"row\":{},\"family\":{},\"qualifier\":{}}}", row, fam, q));
     probes->push_back(fmt::format("{{\"row\":{},\"family\":{},\"qualifier\":null}}", row, fam));
-    std::string miss = Str(c.row().ToString() + "x");
-    probes->push_back(fmt::format("{{\"row\":{},\"family\":{},\"qualifier\":{}}}", miss, fam, q));
     seeks->push_back(fmt::format("{{\"row\":{}}}", row));
-    seeks->push_back(fmt::format("{{\"row\":{}}}", miss));
+    if (c.row().size() < 32767) {  // HBase refuses rows longer than Short.MAX_VALUE
+      std::string miss = Str(c.row().ToString() + "x");
+      probes->push_back(fmt::format("{{\"row\":{},\"family\":{},\"qualifier\":{}}}", miss, fam, q));
+      seeks->push_back(fmt::format("{{\"row\":{}}}", miss));
+    }
     seeks->push_back(fmt::format(
         "{{\"row\":{},\"family\":{},\"qualifier\":{},\"timestamp\":{},\"type\":\"{}\"}}", row, fam,
         q, c.timestamp(), KeyTypeName(c.type())));
@@ -300,6 +356,8 @@ int Main(int argc, char** argv) {
   const auto untagged = StripTags(tagged);
   const auto deep = LoadCells(testdata + "/none-none-row-crc32c-notags-3level.cells.jsonl");
   const auto big = BigCells();
+  const auto edge = EdgeCells();
+  const auto edge_untagged = StripTags(edge);
   const std::vector<OwnedCell> none;
 
   std::vector<std::string> probes = ReadLines(testdata + "/probes.jsonl"), seeks;
@@ -308,6 +366,7 @@ int Main(int argc, char** argv) {
   AddProbesAndSeeks(tagged, 10, &probes, &seeks);
   AddProbesAndSeeks(deep, 40, &probes, &seeks);
   AddProbesAndSeeks(big, 30, &probes, &seeks);
+  AddProbesAndSeeks(edge, 1, &probes, &seeks);
 
   const Compression codecs[] = {Compression::kNone, Compression::kGz,   Compression::kSnappy,
                                 Compression::kLz4,  Compression::kZstd, Compression::kLzo};
@@ -412,6 +471,21 @@ int Main(int argc, char** argv) {
       WriterOptions o = base(c, e, BloomType::kRow);
       o.block_size = 600000;
       cases.push_back({name(c, e, BloomType::kRow, o.checksum_type, "tags", "-bigblocks"), &big, o});
+    }
+
+  // H: cells at the format's limits, 256-byte blocks, every codec, every encoding.
+  rot = 0;
+  for (auto c : codecs)
+    for (auto e : encodings) {
+      BloomType b = blooms[rot % 4];
+      WriterOptions o = base(c, e, b);
+      o.block_size = 256;
+      o.include_tags = rot % 2 == 0;
+      o.index_block_max_size = 1024;
+      o.index_min_entries = 4;
+      cases.push_back({name(c, e, b, o.checksum_type, o.include_tags ? "tags" : "notags", "-edge"),
+                       o.include_tags ? &edge : &edge_untagged, o});
+      ++rot;
     }
 
   auto write_lines = [&](const std::string& path, const std::vector<std::string>& lines) {
