@@ -48,6 +48,22 @@ void WriteFileOrDie(const std::string& path, const std::string& data) {
   if (!out) ADD_FAILURE() << "cannot write " << path;
 }
 
+std::string ExtractRealArchives() {
+  const std::string dir = NewTempDir("real-archives");
+  for (const char* tgz : {"hbase-0.94/hbase-4388-root.dir.tgz",
+                          "hbase-upgrade-fixtures/TestMetaMigrationConvertToPB.tgz",
+                          "hbase-upgrade-fixtures/TestNamespaceUpgrade.tgz"}) {
+    const std::string dst = dir + "/" + fs::path(tgz).stem().string();
+    fs::create_directories(dst);
+    const std::string cmd = "tar -xzf '" + RealDataDir() + "/" + tgz + "' -C '" + dst + "'";
+    if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << cmd;
+  }
+  const std::string cmd = "python3 -m zipfile -e '" + RealDataDir() +
+                          "/java-bigtable-hbase/EndToEndIT-snapshot.zip' '" + dir + "/zip'";
+  if (std::system(cmd.c_str()) != 0) ADD_FAILURE() << cmd;
+  return dir;
+}
+
 std::string SpacedHex(const std::string& bytes) {
   static const char* d = "0123456789ABCDEF";
   std::string out;

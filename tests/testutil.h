@@ -18,6 +18,10 @@ std::string NewTempDir(const std::string& name);
 
 std::string ReadFileOrDie(const std::string& path);
 void WriteFileOrDie(const std::string& path, const std::string& data);
+// Extracts the corpus archives (the 0.90/0.92/0.94 root dirs in .tgz, the exported snapshots in
+// .zip) into a fresh temp dir and returns it. REQUIRES: RealDataDir() is not empty.
+std::string ExtractRealArchives();
+
 // "01 AB ..." (upper-case hex, space separated) for readable byte assertions, and its inverse
 // (spaces ignored).
 std::string SpacedHex(const std::string& bytes);

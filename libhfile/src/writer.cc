@@ -218,7 +218,15 @@ Status Writer::Append(const Cell& cell) {
   if (!cell.tags.empty() && !r->options.include_tags) {
     return Status::InvalidArgument("cell has tags but the writer does not include tags");
   }
-  if (cell.tags.size() > 0xFFFF) return Status::InvalidArgument("tags longer than 65535 bytes");
+  // KeyValue allows 65535 bytes of tags, but HBase 2.6.4's reader takes the tags length of a
+  // NONE or ROW_INDEX_V1 block as a signed short and cannot read a file with more than 32767
+  // (HFileReaderImpl: "Invalid currTagsLen -4633"; RowIndexSeekerV1: "newPosition < 0"), so
+  // such a cell would make the whole file unreadable to HBase (tests/hbase, matrix "-edge").
+  if (cell.tags.size() > 0x7FFF) {
+    return Status::InvalidArgument(fmt::format(
+        "tags of {} bytes: HBase 2.6 cannot read cells with more than 32767 bytes of tags",
+        cell.tags.size()));
+  }
   bool duplicate = false;
   if (r->entry_count > 0) {
     const int c = CompareKeys(kind, r->last_key, cell.key);

@@ -7,7 +7,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-out="${1:-$root/testdata/hbase}"
+out="$(realpath -m "${1:-$root/testdata/hbase}")"
+cd "$root"  # --cells-from paths in fixtures.tsv are relative to the repository root
 harness="$here/harness.sh"
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
@@ -107,6 +108,11 @@ fx snappy fast_diff row crc32c notags 3level --block-size 512 --index-max-size 2
 fx none none row crc32c tags bs64k --block-size 65536 --large-value 2000
 fx none none row crc32c tags empty --cells 0
 fx snappy fast_diff rowcol crc32c tags empty --cells 0
+# Given cells (tests/hbase/prefix_rows.jsonl, path relative to the repository root), one per
+# 16-byte block: rows and qualifiers that are prefixes of the next one at a block boundary,
+# keys differing only in timestamp or type, 0xFF bytes. Settles the shortened index keys.
+fx none none row crc32c notags prefixrows --block-size 16 --cells 16 \
+  --cells-from tests/hbase/prefix_rows.jsonl
 
 cat > "$out/README.md" <<README
 # HBase-written fixture HFiles

@@ -267,19 +267,7 @@ TEST(Reader, NotAnHFile) {
 // entry count, and verifies clean.
 TEST(Reader, EveryRealFileReadsAndVerifies) {
   HFILE_REQUIRE_REAL_DATA();
-  std::string extracted = test::NewTempDir("real-archives");
-  for (const char* tgz : {"hbase-0.94/hbase-4388-root.dir.tgz",
-                          "hbase-upgrade-fixtures/TestMetaMigrationConvertToPB.tgz",
-                          "hbase-upgrade-fixtures/TestNamespaceUpgrade.tgz"}) {
-    std::string dst = extracted + "/" + fs::path(tgz).stem().string();
-    fs::create_directories(dst);
-    ASSERT_EQ(std::system(fmt::format("tar -xzf '{}' -C '{}'", Real(tgz), dst).c_str()), 0);
-  }
-  std::string zdst = extracted + "/zip";
-  ASSERT_EQ(std::system(fmt::format("python3 -m zipfile -e '{}' '{}'",
-                                    Real("java-bigtable-hbase/EndToEndIT-snapshot.zip"), zdst)
-                            .c_str()),
-            0);
+  const std::string extracted = test::ExtractRealArchives();
   int v2v3 = 0, v1 = 0;
   std::vector<std::string> files = test::ListFilesRecursive(test::RealDataDir());
   auto more = test::ListFilesRecursive(extracted);

@@ -32,6 +32,9 @@ enum class HBaseFlavor : uint8_t {
   // key whose left row is a prefix of the right row is R[0..d].
   k2_4,
   // 2.6: writes the biggest-cell keys and HISTORICAL=false; prefix case R[0..d) + 0x00.
+  // Settled for 2.6.4 (fixture none-none-row-crc32c-notags-prefixrows, written by HBase's
+  // StoreFileWriter): rows "abc" | "abcd" at a block boundary give index row "abc\x00", and
+  // qualifiers "q" | "qa" give "q\x00"; our writer reproduces the file byte for byte.
   k2_6,
 };
 

@@ -6,8 +6,12 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
@@ -23,7 +27,9 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hbase.thirdparty.com.google.gson.JsonArray;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
@@ -70,6 +76,9 @@ final class ClusterCommand {
           case "scan":
             scan(cluster, table, !op.has("raw") || op.get("raw").getAsBoolean(), out);
             break;
+          case "bulkload":
+            bulkload(cluster, table, op, out);
+            break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }
@@ -89,7 +98,36 @@ final class ClusterCommand {
         .setBloomFilterType(BloomType.valueOf(string(f, "bloom", "ROW")))
         .setMaxVersions(f.has("max_versions") ? f.get("max_versions").getAsInt() : 1).build());
     }
-    admin.createTable(tdb.build());
+    if (op.has("splits")) {
+      JsonArray splits = op.getAsJsonArray("splits");
+      byte[][] keys = new byte[splits.size()][];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = Bytes.toBytesBinary(splits.get(i).getAsString());
+      }
+      admin.createTable(tdb.build(), keys);
+    } else {
+      admin.createTable(tdb.build());
+    }
+  }
+
+  /**
+   * {"op":"bulkload","table":T,"dir":D}: HBase's completebulkload (BulkLoadHFilesTool) of D,
+   * whose subdirectories are named after column families and hold HFiles. Files that span a
+   * region boundary are split by the tool (HBase reads and rewrites them); the others are moved
+   * into the regions as they are. Prints {"kind":"bulkload","table":T,"files":N}: N files loaded.
+   */
+  private static void bulkload(LocalCluster cluster, TableName table, JsonObject op, PrintStream out)
+    throws IOException {
+    Configuration conf = new Configuration(cluster.conf());
+    // Fail rather than silently skip a family directory the table does not have.
+    conf.setBoolean(BulkLoadHFiles.IGNORE_UNMATCHED_CF_CONF_KEY, false);
+    Map<BulkLoadHFiles.LoadQueueItem, ByteBuffer> loaded =
+      BulkLoadHFiles.create(conf).bulkLoad(table, new Path(string(op, "dir", null)));
+    if (loaded.isEmpty()) {
+      throw new IOException("bulkload into " + table + " loaded nothing from " + op.get("dir"));
+    }
+    out.println("{\"kind\":\"bulkload\",\"table\":" + Json.str(table.getNameAsString())
+      + ",\"files\":" + loaded.size() + "}");
   }
 
   /** {"op":"put","table":T,"row":R,"family":F,"qualifier":Q,"value":V[,"timestamp":N]} */

@@ -12,7 +12,10 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparatorImpl;
+import org.apache.hadoop.hbase.ArrayBackedTag;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.Tag;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
@@ -25,6 +28,9 @@ import org.apache.hadoop.hbase.util.BloomFilterFactory;
 import org.apache.hadoop.hbase.util.BloomFilterUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.ChecksumType;
+import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
+import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
+import org.apache.hbase.thirdparty.com.google.gson.JsonParser;
 
 /**
  * gen: writes one HFile through StoreFileWriter (the RegionServer's flush/compaction writer) and
@@ -35,6 +41,34 @@ final class GenCommand {
   static final long CREATE_TIME = 1700000000000L;
 
   private GenCommand() {}
+
+  /**
+   * --cells-from FILE: canonical "cell" records (e.g. a .cells.jsonl), appended as given, in
+   * file order (they must already be sorted), sequence ids and tags included.
+   */
+  static List<Cell> readCells(String file) throws IOException {
+    List<Cell> out = new java.util.ArrayList<>();
+    for (String line : Files.readAllLines(Paths.get(file), StandardCharsets.UTF_8)) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonObject o = JsonParser.parseString(line).getAsJsonObject();
+      List<Tag> tagList = new java.util.ArrayList<>();
+      for (JsonElement t : o.getAsJsonArray("tags")) {
+        JsonObject to = t.getAsJsonObject();
+        tagList.add(new ArrayBackedTag((byte) to.get("type").getAsInt(),
+          Bytes.toBytesBinary(to.get("value").getAsString())));
+      }
+      KeyValue kv = new KeyValue(Bytes.toBytesBinary(o.get("row").getAsString()),
+        Bytes.toBytesBinary(o.get("family").getAsString()),
+        Bytes.toBytesBinary(o.get("qualifier").getAsString()), o.get("timestamp").getAsLong(),
+        KeyValue.Type.valueOf(o.get("type").getAsString()),
+        Bytes.toBytesBinary(o.get("value").getAsString()), tagList);
+      kv.setSequenceId(o.get("seqid").getAsLong());
+      out.add(kv);
+    }
+    return out;
+  }
 
   static void run(Args a) throws IOException {
     String out = a.require("out");
@@ -59,6 +93,7 @@ final class GenCommand {
     int largeValue = a.getInt("large-value", blockSize + 100);
     byte[] family = Bytes.toBytes(a.get("family", "f"));
     String name = a.get("name", "out");
+    String cellsFrom = a.get("cells-from", null);
     a.checkAllUsed();
 
     Configuration conf = HBaseConfiguration.create();
@@ -77,7 +112,8 @@ final class GenCommand {
       .withColumnFamily(family).withTableName(Bytes.toBytes("hfilekit"))
       .withCellComparator(CellComparatorImpl.COMPARATOR).withCreateTime(CREATE_TIME).build();
 
-    List<Cell> list = new CellGenerator(seed, family, tags, valueMax, largeValue).generate(cells);
+    List<Cell> list = cellsFrom != null ? readCells(cellsFrom)
+      : new CellGenerator(seed, family, tags, valueMax, largeValue).generate(cells);
 
     Files.createDirectories(Paths.get(out));
     Path path = new Path(Paths.get(out, name + ".hfile").toAbsolutePath().toString());

@@ -67,6 +67,15 @@ final class Json {
       + answer + "}";
   }
 
+  /**
+   * A seek: the target as given (its JSON object re-serialised by Gson, compact, keys in input
+   * order) and the cell the scanner landed on, or null past the end.
+   */
+  static String seek(String targetJson, Cell at) {
+    return "{\"kind\":\"seek\",\"target\":" + targetJson + ",\"at\":"
+      + (at == null ? "null" : cell(at)) + "}";
+  }
+
   static String check(boolean ok, String message) {
     return "{\"kind\":\"check\",\"ok\":" + ok + ",\"message\":" + str(message) + "}";
   }

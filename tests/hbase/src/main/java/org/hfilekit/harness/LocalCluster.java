@@ -21,6 +21,7 @@ final class LocalCluster implements AutoCloseable {
   private final MiniZooKeeperCluster zk;
   private final LocalHBaseCluster hbase;
   private final Connection connection;
+  private final Configuration conf;
 
   /** Starts on DIR: HBase root DIR/hbase (created or reused), ZooKeeper data DIR/zk (fresh). */
   LocalCluster(File dir) throws IOException, InterruptedException {
@@ -55,8 +56,13 @@ final class LocalCluster implements AutoCloseable {
     hbase = new LocalHBaseCluster(conf, 1, 1);
     hbase.startup();
     connection = ConnectionFactory.createConnection(conf);
+    this.conf = conf;
     // Blocks until the master is up and hbase:meta is online.
     connection.getAdmin().listTableNames();
+  }
+
+  Configuration conf() {
+    return conf;
   }
 
   Connection connection() {

@@ -51,7 +51,8 @@ public final class Main {
       + "           [--bytes-per-checksum N] [--block-size N] [--tags true|false]\n"
       + "           [--compress-tags true|false] [--index-max-size N] [--index-min-entries N]\n"
       + "           [--cells N] [--seed S] [--value-max N] [--large-value N] [--family F]\n"
-      + "  Main read FILE [--probes PROBEFILE]\n"
+      + "           [--cells-from CELLS.jsonl]\n"
+      + "  Main read FILE... [--probes PROBEFILE] [--seeks SEEKFILE] [--out-dir DIR]\n"
       + "  Main cluster --root DIR --script FILE\n"
       + "  Main bench --dir DIR --work DIR --compression C [--level L] [--encoding E] [--ops LIST]\n"
       + "             [--scan-file HFILE] [--reps N] [--warmup N]");

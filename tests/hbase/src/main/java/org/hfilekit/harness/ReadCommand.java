@@ -13,7 +13,10 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HBaseConfiguration;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.io.Reference;
 import org.apache.hadoop.hbase.io.hfile.BloomFilterMetrics;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
@@ -26,6 +29,7 @@ import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.HarnessBloomAccess;
 import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.regionserver.StoreFileReader;
+import org.apache.hadoop.hbase.regionserver.StoreFileScanner;
 import org.apache.hadoop.hbase.shaded.protobuf.generated.HFileProtos.FileTrailerProto;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
@@ -40,16 +44,60 @@ final class ReadCommand {
   private ReadCommand() {}
 
   static void run(Args a, PrintStream out) throws IOException {
-    if (a.positional().size() != 1) {
-      throw new IllegalArgumentException("usage: read FILE [--probes PROBEFILE]");
+    if (a.positional().isEmpty()) {
+      throw new IllegalArgumentException(
+        "usage: read FILE... [--probes PROBEFILE] [--seeks SEEKFILE] [--out-dir DIR]");
     }
     String probes = a.get("probes", null);
+    String seeks = a.get("seeks", null);
+    String outDir = a.get("out-dir", null);
     a.checkAllUsed();
+    if (outDir == null && a.positional().size() > 1) {
+      throw new IllegalArgumentException("read: several files need --out-dir");
+    }
     Configuration conf = HBaseConfiguration.create();
     Codecs.configure(conf, null, null);
     FileSystem fs = FileSystem.getLocal(conf).getRaw();
-    Path path = fs.makeQualified(new Path(Paths.get(a.positional().get(0)).toAbsolutePath().toString()));
+    List<JsonObject> seekTargets = new ArrayList<>();
+    if (seeks != null) {
+      for (String line : Files.readAllLines(Paths.get(seeks), StandardCharsets.UTF_8)) {
+        if (!line.isBlank()) {
+          seekTargets.add(JsonParser.parseString(line).getAsJsonObject());
+        }
+      }
+    }
+    int failed = 0;
+    for (String file : a.positional()) {
+      Path path = fs.makeQualified(new Path(Paths.get(file).toAbsolutePath().toString()));
+      if (outDir == null) {
+        readOne(fs, path, conf, probes, seekTargets, out);
+        continue;
+      }
+      // Many files in one JVM: DIR/<name without .hfile>.hbase.jsonl each; a file HBase cannot
+      // read gets an "error" record and the others go on.
+      String base = Paths.get(file).getFileName().toString().replaceFirst("\\.hfile$", "");
+      Files.createDirectories(Paths.get(outDir));
+      try (PrintStream ps = new PrintStream(
+        new java.io.FileOutputStream(Paths.get(outDir, base + ".hbase.jsonl").toFile()), false,
+        StandardCharsets.UTF_8)) {
+        try {
+          readOne(fs, path, conf, probes, seekTargets, ps);
+        } catch (IOException | RuntimeException e) {
+          failed++;
+          ps.println("{\"kind\":\"error\",\"message\":" + Json.str(e.toString()) + "}");
+          System.err.println("read: " + file + ": " + e);
+        }
+      }
+    }
+    if (failed > 0) {
+      System.err.println("read: " + failed + " of " + a.positional().size() + " files failed");
+      System.out.flush();
+      System.exit(1);
+    }
+  }
 
+  private static void readOne(FileSystem fs, Path path, Configuration conf, String probes,
+    List<JsonObject> seekTargets, PrintStream out) throws IOException {
     int cellCount;
     BloomType bloomType;
     HFile.Reader reader = HFile.createReader(fs, path, CacheConfig.DISABLED, true, conf);
@@ -67,7 +115,44 @@ final class ReadCommand {
     if (probes != null) {
       printBlooms(fs, path, conf, bloomType, probes, out);
     }
+    if (!seekTargets.isEmpty()) {
+      printSeeks(fs, path, conf, bloomType, seekTargets, out);
+    }
     out.println(prettyPrinterCheck(conf, path, cellCount));
+  }
+
+  /**
+   * Seeks as a Get or Scan does: StoreFileScanner#seek (seekAtOrAfter over HFileScanner#seekTo,
+   * MVCC read point unlimited) to each target key, printing the first cell it lands on (null
+   * past the end). A target is {"row":R} (first-on-row key) or a full key
+   * {"row","family","qualifier","timestamp","type"}.
+   */
+  private static void printSeeks(FileSystem fs, Path path, Configuration conf, BloomType bloomType,
+    List<JsonObject> targets, PrintStream out) throws IOException {
+    StoreFileInfo info = new StoreFileInfo(conf, fs, fs.getFileStatus(path), (Reference) null);
+    HStoreFile sf = new HStoreFile(info, bloomType, CacheConfig.DISABLED, new BloomFilterMetrics());
+    sf.initReader();
+    try {
+      StoreFileReader r = sf.getReader();
+      try (StoreFileScanner scanner =
+        r.getStoreFileScanner(false, true, false, Long.MAX_VALUE, 0, false)) {
+        for (JsonObject t : targets) {
+          byte[] row = Bytes.toBytesBinary(t.get("row").getAsString());
+          Cell key;
+          if (t.has("family")) {
+            key = new KeyValue(row, Bytes.toBytesBinary(t.get("family").getAsString()),
+              Bytes.toBytesBinary(t.get("qualifier").getAsString()), t.get("timestamp").getAsLong(),
+              KeyValue.Type.valueOf(t.get("type").getAsString()));
+          } else {
+            key = PrivateCellUtil.createFirstOnRow(row);
+          }
+          scanner.seek(key);
+          out.println(Json.seek(t.toString(), scanner.peek()));
+        }
+      }
+    } finally {
+      sf.closeStoreFile(false);
+    }
   }
 
   private static String trailer(FixedFileTrailer t, Path path) throws IOException {
