@@ -41,7 +41,9 @@ Result<WriterOptions> WriterOptionsFromFile(const Reader& in) {
   o.include_mvcc = in.includes_mvcc();
   o.comparator = in.comparator();
   o.comparator_class_name = in.trailer().comparator_class_name;
-  if (!r.load_on_open.empty()) {
+  // Files from before HBase checksums (v2.0) have none to keep; they get HBase's defaults.
+  if (!r.load_on_open.empty() &&
+      r.load_on_open.front().header.header_size == kBlockHeaderSizeWithChecksum) {
     o.checksum_type = r.load_on_open.front().header.checksum_type;
     o.bytes_per_checksum = r.load_on_open.front().header.bytes_per_checksum;
   }
