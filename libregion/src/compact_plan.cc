@@ -12,7 +12,7 @@
 #include "hfile/reader.h"
 #include "region/compact.h"
 #include "region/layout.h"
-#include "region/store_file_sequence.h"
+#include "region/store_file_reader.h"
 
 namespace hfile::region {
 
@@ -73,18 +73,21 @@ int64_t ModificationTimeMs(const std::string& path) {
   return int64_t{st.st_mtim.tv_sec} * 1000 + st.st_mtim.tv_nsec / 1000000;
 }
 
+// Opens the entry as HBase does (a Reference's referenced file, a link's target): HStoreFile
+// takes the reader's length and the referenced file's status for size and modification time.
 Result<CandidateFile> ReadCandidate(const StoreFile& sf) {
+  HFILE_ASSIGN_OR_RETURN(auto reader, StoreFileReader::Open(sf));
   CandidateFile c;
   c.name = sf.name.name;
   c.path = sf.path;
-  c.size = sf.size;
-  c.modification_time_ms = ModificationTimeMs(sf.path);
-  HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(sf.path));
-  const FileInfo& fi = reader->file_info();
-  StoreFileSequence seq = ComputeStoreFileSequence(sf.name, false, fi);
-  c.sequence_id = seq.sequence_id;
-  c.bulk_loaded = seq.bulk_loaded;
-  c.reset_cell_sequence_ids = seq.reset_cell_sequence_ids;
+  c.size = reader->hfile().file_size();
+  c.reference = sf.reference.has_value();
+  c.entry = sf;
+  c.modification_time_ms = ModificationTimeMs(sf.target_path);
+  const FileInfo& fi = reader->hfile().file_info();
+  c.sequence_id = reader->sequence().sequence_id;
+  c.bulk_loaded = reader->sequence().bulk_loaded;
+  c.reset_cell_sequence_ids = reader->sequence().reset_cell_sequence_ids;
   c.bulkload_time = fi.GetInt64(fileinfo::kBulkloadTimestamp);
   if (auto tr = fi.Get(fileinfo::kTimeRange)) {
     if (auto r = DecodeTimeRange(*tr)) c.max_timestamp = r->max;
@@ -111,12 +114,6 @@ std::string UnsupportedFamily(const FamilyDescriptor& f, const TableDescriptor& 
   if (!dir.invalid.empty())
     return fmt::format("{} name(s) HBase cannot open (e.g. '{}'): fix the store first",
                        dir.invalid.size(), dir.invalid[0]);
-  for (const auto& sf : dir.store_files) {
-    if (sf.name.kind == StoreFileKind::kReference || sf.name.kind == StoreFileKind::kLink)
-      return fmt::format("holds {} '{}': not compactable yet (open the region in HBase, or "
-                         "wait for hfile's reference support)",
-                         StoreFileKindName(sf.name.kind), sf.name.name);
-  }
   return "";
 }
 

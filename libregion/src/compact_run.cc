@@ -16,33 +16,12 @@
 #include "hfile/verify.h"
 #include "region/compact.h"
 #include "region/merging_iterator.h"
+#include "region/store_file_reader.h"
 #include "region/table_descriptor.h"
 
 namespace hfile::region {
 
 namespace {
-
-// Bulk-loaded files: every cell reads with the file's sequence id (§4.5).
-class SequenceResetIterator : public CellIterator {
- public:
-  SequenceResetIterator(std::unique_ptr<CellIterator> in, uint64_t seq)
-      : in_(std::move(in)), seq_(seq) {}
-  bool Valid() const override { return in_->Valid(); }
-  void SeekToFirst() override { in_->SeekToFirst(); }
-  void Seek(const Slice& k) override { in_->Seek(k); }
-  void Next() override { in_->Next(); }
-  const Cell& cell() const override {
-    cell_ = in_->cell();
-    cell_.sequence_id = seq_;
-    return cell_;
-  }
-  Status status() const override { return in_->status(); }
-
- private:
-  std::unique_ptr<CellIterator> in_;
-  uint64_t seq_;
-  mutable Cell cell_;
-};
 
 // Counts what the merge reads (for the dry-run estimate and progress).
 class CountingIterator : public CellIterator {
@@ -56,13 +35,14 @@ class CountingIterator : public CellIterator {
   const Cell& cell() const override { return in_->cell(); }
   Status status() const override { return in_->status(); }
   uint64_t bytes() const { return bytes_; }
+  uint64_t cells() const { return cells_; }
 
  private:
   void Count() {
     if (!in_->Valid()) return;
     const Cell& c = in_->cell();
     bytes_ += 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
-    if (progress_ && (++cells_ & 0x3FFF) == 0) progress_(cells_);
+    if ((++cells_ & 0x3FFF) == 0 && progress_) progress_(cells_);
   }
   std::unique_ptr<CellIterator> in_;
   std::function<void(uint64_t)> progress_;
@@ -142,32 +122,36 @@ CompactionOptions MatcherOptions(const FamilyDescriptor& f, const StorePlan& sp,
 }
 
 struct OpenInputs {
-  std::vector<std::unique_ptr<Reader>> readers;
+  std::vector<std::unique_ptr<StoreFileReader>> readers;
   CountingIterator* counter = nullptr;
+  std::vector<CountingIterator*> per_input;  // cells read from each input (a half reads fewer)
   std::unique_ptr<CellIterator> compacted;
   uint64_t total_cells = 0;
 };
 
+// Opens every input as HBase's StoreFileScanner reads it: a Reference's half of the parent's
+// file, a link's target, bulk-loaded files with their file sequence id.
 Status OpenMerge(const StorePlan& sp, const CompactionOptions& co, const CompactOptions& o,
                  CompactionStats* stats, OpenInputs* out) {
   std::vector<std::unique_ptr<CellIterator>> its;
   for (const auto& in : sp.inputs) {  // already in scanner order
-    HFILE_ASSIGN_OR_RETURN(auto r, Reader::Open(in.path));
-    out->total_cells += r->trailer().entry_count;
-    auto it = r->NewIterator();
-    if (in.reset_cell_sequence_ids)
-      it = std::make_unique<SequenceResetIterator>(std::move(it),
-                                                   static_cast<uint64_t>(in.sequence_id));
+    HFILE_ASSIGN_OR_RETURN(auto r, StoreFileReader::Open(in.entry));
+    out->total_cells += r->hfile().trailer().entry_count;
+    auto it = std::make_unique<CountingIterator>(r->NewIterator(), nullptr);
+    out->per_input.push_back(it.get());
     its.push_back(std::move(it));
     out->readers.push_back(std::move(r));
   }
+  const ComparatorKind kind =
+      out->readers.empty() ? ComparatorKind::kDefault : out->readers[0]->hfile().comparator();
   std::function<void(uint64_t)> progress;
   if (o.progress) {
     std::string label = sp.encoded_region + "/" + sp.family;
     uint64_t total = out->total_cells;
     progress = [label, total, &o](uint64_t n) { o.progress(label, n, total); };
   }
-  auto counting = std::make_unique<CountingIterator>(NewMergingIterator(std::move(its)), progress);
+  auto counting =
+      std::make_unique<CountingIterator>(NewMergingIterator(std::move(its), kind), progress);
   out->counter = counting.get();
   out->compacted = NewCompactionIterator(std::move(counting), co, stats);
   out->compacted->SeekToFirst();
@@ -202,9 +186,18 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
       uint64_t out_bytes = 0;
       for (; it->Valid(); it->Next()) out_bytes += CellBytes(it->cell());
       HFILE_RETURN_IF_ERROR(it->status());
+      // Output cell bytes scaled by the inputs' on-disk bytes per cell byte, counting of a
+      // Reference only the share of the parent's file its half read.
+      double disk_read = 0;
+      for (size_t i = 0; i < in.readers.size(); ++i) {
+        const uint64_t cells = in.readers[i]->hfile().trailer().entry_count;
+        if (cells > 0)
+          disk_read += static_cast<double>(sp.inputs[i].size) *
+                       static_cast<double>(in.per_input[i]->cells()) / static_cast<double>(cells);
+      }
       const uint64_t in_bytes = in.counter->bytes();
       r->bytes_out = in_bytes ? static_cast<uint64_t>(static_cast<double>(out_bytes) *
-                                                      r->bytes_in / in_bytes)
+                                                      disk_read / static_cast<double>(in_bytes))
                               : 0;
       r->seconds = SecondsSince(t0);
       return Status::OK();

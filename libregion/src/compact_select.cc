@@ -10,6 +10,9 @@
 //      stuck" (>= blocking_files files), a better window is the one with more files per byte
 //      by a factor 1.05, and with no admissible window the smallest window of min files wins;
 //   3. fewer than min files: nothing; more than max files: keep the first (oldest) max.
+// After a split (any reference among the files) steps 1-3 are skipped: every file is taken,
+// then cut to the first max files (SortedCompactionPolicy: isAfterSplit makes the request
+// "trying major", and removeExcessFiles cuts any request that is not a user major one).
 #include <algorithm>
 #include <cstdint>
 
@@ -55,12 +58,17 @@ bool FilesInRatio(const std::vector<uint64_t>& sizes, size_t start, size_t end, 
 
 std::vector<size_t> SelectMinorCompaction(const std::vector<CandidateFile>& files,
                                           const SelectionConfig& c) {
+  const size_t max_files = static_cast<size_t>(std::max(c.min_files, c.max_files));
+  if (std::any_of(files.begin(), files.end(), [](const auto& f) { return f.reference; })) {
+    std::vector<size_t> all;  // after a split: every file (even excluded ones), oldest first
+    for (size_t i = 0; i < files.size() && i < max_files; ++i) all.push_back(i);
+    return all;
+  }
   std::vector<size_t> cand;  // indexes into `files`
   for (size_t i = 0; i < files.size(); ++i)
     if (!files[i].exclude_from_minor) cand.push_back(i);
   const bool stuck = static_cast<int>(files.size()) >= c.blocking_files;
   const size_t min_files = static_cast<size_t>(std::max(2, c.min_files));
-  const size_t max_files = static_cast<size_t>(std::max(c.min_files, c.max_files));
   std::vector<uint64_t> sizes;
   for (size_t i : cand) sizes.push_back(files[i].size);
 

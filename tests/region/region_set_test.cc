@@ -12,94 +12,13 @@
 #include "region/region_set.h"
 #include "region/store_file_reader.h"
 #include "region/verify_region.h"
+#include "split_table.h"
 #include "../testutil.h"
 
 namespace hfile::region {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr char kF1[] = "4c4c62c0398e4080a0cad46b8520260a";  // [f, r): fig grape mango ...
-constexpr char kF2[] = "daff862e92b7485d9b34c23b65e4304a";  // [f, r), delete-family bloom
-constexpr char kA1[] = "499cb3f72c934ff5ab8d6e0470927f4d";  // ['', f)
-constexpr char kA2[] = "4510584e596a4e3d81899ac58eb5f5e5";  // ['', f)
-constexpr char kZ1[] = "542d55e3241c4dbcaf81b30fdb6c5b0d";  // [r, '')
-constexpr char kZ2[] = "e44529f5b1c24979b2ffc3937dc50fdd";  // [r, '')
-
-std::string SnapshotV1() {
-  return test::RealDataDir() + "/riverbed/snapshot/testdata/test_snapshot_v1";
-}
-std::string RealFile(const std::string& region, const char* name) {
-  return SnapshotV1() + "/data/test_snapshot/" + region + "/cf/" + name;
-}
-
-struct SyntheticTable {
-  std::string root, table_dir;
-  RegionInfo parent, first, a, b, last;
-  std::string last_cf;
-};
-
-RegionInfo Info(const std::string& start, const std::string& end, uint64_t id) {
-  RegionInfo r;
-  r.table = *TableName::Parse("t");
-  r.start_key = start;
-  r.end_key = end;
-  r.region_id = id;
-  return r;
-}
-
-void WriteRegion(const std::string& table_dir, const RegionInfo& info) {
-  std::string dir = table_dir + "/" + info.EncodedName();
-  fs::create_directories(dir + "/cf");
-  std::string bytes;
-  info.EncodeTo(&bytes);
-  test::WriteFileOrDie(dir + "/.regioninfo", bytes);
-}
-
-SyntheticTable MakeTable() {
-  SyntheticTable t;
-  t.root = test::NewTempDir("region_set_root");
-  t.table_dir = t.root + "/data/default/t";
-  fs::create_directories(t.table_dir + "/.tabledesc");
-  TableDescriptor desc(*TableName::Parse("t"));
-  desc.AddFamily(FamilyDescriptor::WithDefaults("cf"));
-  std::string d;
-  desc.EncodeTo(&d);
-  test::WriteFileOrDie(t.table_dir + "/.tabledesc/" + TableInfoFileNameFor(1), d);
-
-  const std::string r0 = "01872b010dca896e3bb6d9c5650d2231";
-  const std::string r1 = "3efacbde293c7a0a735dd9a803dc058e";
-  const std::string r2 = "451664e14acdb5e7e00f1bfd85fd8bf5";
-  t.first = Info("", "f", 1000);
-  t.parent = Info("f", "r", 1000);
-  t.parent.split = t.parent.offline = true;
-  t.a = Info("f", "l", 2000);
-  t.b = Info("l", "r", 2000);
-  t.last = Info("r", "", 1000);
-  for (const auto* r : {&t.first, &t.parent, &t.a, &t.b, &t.last}) WriteRegion(t.table_dir, *r);
-  auto cf = [&](const RegionInfo& r) { return t.table_dir + "/" + r.EncodedName() + "/cf/"; };
-  // First region: a plain file and an HFileLink to a file archived under another region.
-  fs::copy_file(RealFile(r0, kA2), cf(t.first) + kA2);
-  std::string archived = t.root + "/archive/data/default/t/0123abcd/cf/";
-  fs::create_directories(archived);
-  fs::copy_file(RealFile(r0, kA1), archived + kA1);
-  test::WriteFileOrDie(cf(t.first) + "t=0123abcd-" + kA1, "");
-  // Split parent [f, r) and its daughters' references at row "l".
-  const std::string penc = t.parent.EncodedName();
-  for (const char* f : {kF1, kF2}) {
-    fs::copy_file(RealFile(r1, f), cf(t.parent) + f);
-    std::string bottom, top;
-    Reference::ForRow("l", Reference::Range::kBottom).EncodeTo(&bottom);
-    Reference::ForRow("l", Reference::Range::kTop).EncodeTo(&top);
-    test::WriteFileOrDie(cf(t.a) + f + "." + penc, bottom);
-    test::WriteFileOrDie(cf(t.b) + f + "." + penc, top);
-  }
-  // Last region: one file bulk-loaded with sequence id 42.
-  fs::copy_file(RealFile(r2, kZ1), cf(t.last) + kZ1 + "_SeqId_42_");
-  fs::copy_file(RealFile(r2, kZ2), cf(t.last) + kZ2);
-  t.last_cf = cf(t.last);
-  return t;
-}
 
 const StoreFile* Find(const RegionSet& set, const RegionInfo& r, const std::string& prefix) {
   for (const auto& rd : set.regions)
@@ -123,7 +42,7 @@ std::vector<std::string> Rows(const StoreFileReader& r, std::vector<uint64_t>* s
 
 TEST(StoreFileReader, ReferenceHalvesLinksBulkLoad) {
   HFILE_REQUIRE_REAL_DATA();
-  SyntheticTable t = MakeTable();
+  SyntheticTable t = MakeTable("region_set_root");
   auto set = OpenTableRegions(t.table_dir);
   ASSERT_TRUE(set.ok()) << set.status().ToString();
   // Both halves of each parent file partition its cells at the first cell of row "l".
@@ -169,7 +88,7 @@ TEST(StoreFileReader, ReferenceHalvesLinksBulkLoad) {
 
 TEST(RegionSet, SyntheticTableDescribeDumpVerify) {
   HFILE_REQUIRE_REAL_DATA();
-  SyntheticTable t = MakeTable();
+  SyntheticTable t = MakeTable("region_set_root");
   auto set = OpenTableRegions(t.root, "t");
   ASSERT_TRUE(set.ok()) << set.status().ToString();
   ASSERT_EQ(set->regions.size(), 5u);
@@ -223,7 +142,7 @@ TEST(RegionSet, SyntheticTableDescribeDumpVerify) {
 
 TEST(RegionSet, VerifyFindsStrayNamesKeyRangesAndHoles) {
   HFILE_REQUIRE_REAL_DATA();
-  SyntheticTable t = MakeTable();
+  SyntheticTable t = MakeTable("region_set_root");
   // A stray name HBase refuses, and a link that drags the whole [f, r) file into [f, l).
   fs::copy_file(RealFile("451664e14acdb5e7e00f1bfd85fd8bf5", kZ2), t.last_cf + "foo.hfile");
   test::WriteFileOrDie(t.table_dir + "/" + t.a.EncodedName() + "/cf/t=" +

@@ -8,6 +8,10 @@
 // Per store: whole-file TTL expiry (§6.6), file selection (major: every file; minor:
 // ExploringCompactionPolicy), a merge in HBase's scanner order, the CompactionIterator rules, one
 // output HFile with the family's settings and compaction file info, MVCC zeroing (§6.8).
+// Store files are read as HBase reads them (StoreFileReader): a Reference contributes its half
+// of the parent's file, an HFileLink its target's cells. Like any input they are then archived
+// (the reference or link file itself); the parent's file and the link's target stay where they
+// are, for the CatalogJanitor, snapshots and clones (REGION_LAYOUT §5.4).
 //
 // Commit protocol (per store; `<region>/.tmp/` is what HBase deletes on every region open):
 //   1. <region>/.tmp/hfile-compact.journal  lists family, output name, inputs, expired files
@@ -34,6 +38,7 @@
 #include "hfile/status.h"
 #include "hfile/writer.h"
 #include "region/compaction.h"
+#include "region/layout.h"
 #include "region/table_name.h"
 
 namespace hfile::region {
@@ -48,11 +53,15 @@ struct SelectionConfig {
   int blocking_files = 16;                  // hbase.hstore.blockingStoreFiles
 };
 
-// One store file as the selection sees it.
+// One store file as the selection sees it. Like HBase's StoreFileReader, a Reference or an
+// HFileLink takes its figures from the file it reads: size, file info and modification time are
+// the target's (for a Reference, the whole referenced file's, not its half).
 struct CandidateFile {
   std::string name;
-  std::string path;
-  uint64_t size = 0;
+  std::string path;                         // the entry in the family dir
+  uint64_t size = 0;                        // the length HBase's reader reports
+  bool reference = false;                   // a split half: forces an all-files compaction
+  StoreFile entry;                          // what StoreFileReader::Open takes
   int64_t sequence_id = -1;                 // §4.5
   bool bulk_loaded = false;
   bool reset_cell_sequence_ids = false;     // bulk-loaded: cells read with `sequence_id`
@@ -74,7 +83,9 @@ void SortBySequenceId(std::vector<CandidateFile>* files);
 std::vector<size_t> SelectExpiredFiles(const std::vector<CandidateFile>& files,
                                        int32_t min_versions, int64_t ttl_ms, int64_t now_ms);
 // A minor (system or user non-major) selection: filterBulk, ExploringCompactionPolicy,
-// the min-files check and the max-files cut. Indexes into the sorted `files` (contiguous).
+// the min-files check and the max-files cut. After a split (any file is a reference) HBase
+// skips the policy and takes every file, still cut at max files (SortedCompactionPolicy
+// isAfterSplit). Indexes into the sorted `files` (contiguous).
 std::vector<size_t> SelectMinorCompaction(const std::vector<CandidateFile>& files,
                                           const SelectionConfig& config);
 // The names in the iteration order of a java.util.HashSet<String> filled in this order (how
