@@ -38,6 +38,13 @@ final class LocalCluster implements AutoCloseable {
     conf.setInt(HConstants.MASTER_INFO_PORT, -1);
     conf.setInt(HConstants.REGIONSERVER_INFO_PORT, -1);
     conf.setBoolean(LocalHBaseCluster.ASSIGN_RANDOM_PORTS, true);
+    // Everything stays on loopback: bind and advertise 127.0.0.1, no web UIs.
+    conf.set("hbase.master.ipc.address", "127.0.0.1");
+    conf.set("hbase.regionserver.ipc.address", "127.0.0.1");
+    conf.set("hbase.master.hostname", "localhost");
+    conf.set("hbase.unsafe.regionserver.hostname", "localhost");
+    conf.setInt("hbase.master.info.port", -1);
+    conf.setInt("hbase.regionserver.info.port", -1);
     // HARNESS_HBASE_CONF="k=v;k=v": extra settings, e.g. a high hbase.hstore.compactionThreshold
     // so that several flushes are not compacted behind the script's back.
     String extra = System.getenv("HARNESS_HBASE_CONF");
