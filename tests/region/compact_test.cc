@@ -17,15 +17,19 @@
 #include "region/snapshot.h"
 #include "region/table_descriptor.h"
 #include "region/vector_iterator.h"
+#include "compact_harness.h"
 #include "testutil.h"
 
 namespace hfile::region {
 namespace {
 
 namespace fs = std::filesystem;
+using compact_harness::kNow;
+using compact_harness::Opts;
+using compact_harness::RunAndCrashAt;
+using compact_harness::RunCompact;
 using V = std::vector<std::string>;
 
-constexpr int64_t kNow = 1700000000000;
 
 CellData P(const char* row, const char* q, int64_t ts, const char* v, uint64_t seq) {
   return CellData::Make(row, "f", q, ts, KeyType::kPut, v, seq);
@@ -103,18 +107,6 @@ struct Table {
   }
 };
 
-CompactOptions Opts(CompactRequest req = CompactRequest::kMajor) {
-  CompactOptions o;
-  o.request = req;
-  o.now_ms = kNow;
-  return o;
-}
-
-Status RunCompact(const std::string& path, const CompactOptions& o, CompactReport* rep) {
-  auto plan = PlanCompaction(path, o);
-  if (!plan.ok()) return plan.status();
-  return Compact(*plan, o, rep);
-}
 
 // Three flushes of row r with puts and deletes of every kind.
 void ThreeFiles(Table* t) {
@@ -355,25 +347,6 @@ std::multiset<std::string> EffectiveCells(const std::string& family_dir, V* name
   return cells;
 }
 
-// Runs Compact in a child that SIGKILLs itself at the `n`th checkpoint. True if it crashed.
-bool RunAndCrashAt(const std::string& path, int n) {
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    CompactOptions o = Opts();
-    int count = 0;
-    o.checkpoint = [&](const std::string&) {
-      if (++count == n) ::raise(SIGKILL);
-    };
-    CompactReport rep;
-    ::_exit(RunCompact(path, o, &rep).ok() ? 0 : 1);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (WIFEXITED(status)) {
-    EXPECT_EQ(WEXITSTATUS(status), 0);
-  }
-  return WIFSIGNALED(status);
-}
 
 TEST(Compact, SigkillAtEveryCheckpointLosesNothing) {
   Table pristine("compact-kill-pristine");
