@@ -108,7 +108,8 @@ class Bench:
     def generate(self):
         os.makedirs(self.data, exist_ok=True)
         out, rc, _, _ = run_proc([self.bin, "gen", "--dir", self.data, "--bytes",
-                                  str(self.a.bytes), "--gets", str(self.a.gets)])
+                                  str(self.a.bytes), "--gets", str(self.a.gets),
+                                  "--max-value", str(self.a.max_value)])
         if rc != 0:
             sys.exit("bench: generating cells failed")
         self.summary = json.loads(out)
@@ -230,6 +231,8 @@ def main():
     ap.add_argument("--no-hbase", action="store_true")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--only", default=None, help="CODEC[-LEVEL]/ENCODING,... to run a subset")
+    ap.add_argument("--max-value", type=int, default=0,
+                    help="cap value sizes (bytes) for a small-cell mix; 0: 10 B - 100 KB")
     a = ap.parse_args()
     a.bytes = a.bytes or ((16 << 20) if a.quick else (1 << 30) + (64 << 20))
     a.gets = a.gets or (2000 if a.quick else 20000)

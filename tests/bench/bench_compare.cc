@@ -1,7 +1,7 @@
 // hfile-bench: one measurement per process, printed as one JSON line, so that the driver
 // (scripts/bench.sh) can take each process's peak RSS and pair hfilekit with a peer run by run.
 //
-//   hfile-bench gen --dir DIR --bytes N [--seed S] [--gets N]
+//   hfile-bench gen --dir DIR --bytes N [--seed S] [--gets N] [--max-value N]
 //   hfile-bench run --impl hfilekit|rocksdb|floor --op OP --codec C [--level L]
 //                   [--encoding E] --dir DIR --file PATH [--inputs A,B,..] [--out PATH]
 //                   [--to-codec C] [--threads N]
@@ -637,6 +637,7 @@ int Main(int argc, char** argv) {
     spec.target_bytes = std::stoull(a.Get("bytes", "67108864"));
     spec.seed = std::stoull(a.Get("seed", "1"));
     spec.gets = std::stoull(a.Get("gets", "20000"));
+    spec.max_value = std::stoull(a.Get("max-value", "0"));
     DataSummary sum;
     Status st = GenerateData(spec, a.Get("dir", "."), &sum);
     if (!st.ok()) {

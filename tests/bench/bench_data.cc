@@ -159,7 +159,10 @@ Status GenerateData(const DataSpec& spec, const std::string& dir, DataSummary* s
   // Size the row count from a sample of the value-size distribution.
   Rng probe(spec.seed ^ 0xabcdef);
   double mean_value = 0;
-  for (int i = 0; i < 200000; ++i) mean_value += ValueSize(probe);
+  for (int i = 0; i < 200000; ++i) {
+    size_t n = ValueSize(probe);
+    mean_value += spec.max_value > 0 && n > spec.max_value ? spec.max_value : n;
+  }
   mean_value /= 200000;
   double row_bytes = kMeanCellsPerRow * (mean_value + 44);
   uint64_t rows = std::max<uint64_t>(16, static_cast<uint64_t>(spec.target_bytes / row_bytes));
@@ -221,7 +224,9 @@ Status GenerateData(const DataSpec& spec, const std::string& dir, DataSummary* s
       int versions = v < 80 ? 1 : v < 95 ? 2 : 3;
       for (int k = 0; k < versions; ++k) {
         bool random = rng.Uniform(4) == 0;
-        MakeValue(rng, ValueSize(rng), random, &value);
+        size_t n = ValueSize(rng);
+        if (spec.max_value > 0 && n > spec.max_value) n = spec.max_value;
+        MakeValue(rng, n, random, &value);
         if (random) sum.random_values++;
         if (k > 0) sum.extra_versions++;
         HFILE_RETURN_IF_ERROR(

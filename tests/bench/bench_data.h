@@ -29,6 +29,7 @@ struct DataSpec {
   uint64_t seed = 1;
   uint64_t gets = 20000;             // rows in the gets file
   int split = 4;                     // cells are also dealt into this many overlapping files
+  size_t max_value = 0;              // cap on value sizes (0: none), for a small-cell mix
 };
 
 struct DataSummary {
