@@ -18,31 +18,6 @@ void PutFixed64BE(std::string* dst, uint64_t v) {
   dst->append(buf, 8);
 }
 
-bool GetFixed8(Slice* in, uint8_t* v) {
-  if (in->size() < 1) return false;
-  *v = in->byte(0);
-  in->remove_prefix(1);
-  return true;
-}
-bool GetFixed16BE(Slice* in, uint16_t* v) {
-  if (in->size() < 2) return false;
-  *v = DecodeFixed16BE(in->data());
-  in->remove_prefix(2);
-  return true;
-}
-bool GetFixed32BE(Slice* in, uint32_t* v) {
-  if (in->size() < 4) return false;
-  *v = DecodeFixed32BE(in->data());
-  in->remove_prefix(4);
-  return true;
-}
-bool GetFixed64BE(Slice* in, uint64_t* v) {
-  if (in->size() < 8) return false;
-  *v = DecodeFixed64BE(in->data());
-  in->remove_prefix(8);
-  return true;
-}
-
 void PutVLong(std::string* dst, int64_t v) {
   if (v >= -112 && v <= 127) {
     dst->push_back(static_cast<char>(v));
@@ -68,7 +43,7 @@ int VLongSize(int64_t v) {
   return 1 + n;
 }
 
-const char* DecodeVLong(const char* p, const char* limit, int64_t* v) {
+const char* DecodeVLongSlow(const char* p, const char* limit, int64_t* v) {
   if (p >= limit) return nullptr;
   int8_t first = static_cast<int8_t>(*p++);
   if (first >= -112) {
@@ -79,16 +54,13 @@ const char* DecodeVLong(const char* p, const char* limit, int64_t* v) {
   const int n = negative ? (-120 - first) : (-112 - first);
   if (limit - p < n) return nullptr;
   uint64_t u = 0;
-  for (int i = 0; i < n; ++i) u = (u << 8) | static_cast<unsigned char>(p[i]);
+  if (limit - p >= 8) {  // one load of the big-endian payload, then drop the bytes past n
+    u = DecodeFixed64BE(p) >> (8 * (8 - n));
+  } else {
+    for (int i = 0; i < n; ++i) u = (u << 8) | static_cast<unsigned char>(p[i]);
+  }
   *v = static_cast<int64_t>(negative ? ~u : u);
   return p + n;
-}
-
-bool GetVLong(Slice* in, int64_t* v) {
-  const char* p = DecodeVLong(in->data(), in->end(), v);
-  if (p == nullptr) return false;
-  in->remove_prefix(p - in->data());
-  return true;
 }
 
 bool GetVInt(Slice* in, int32_t* v) {

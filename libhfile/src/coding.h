@@ -47,19 +47,53 @@ void PutFixed16BE(std::string* dst, uint16_t v);
 void PutFixed32BE(std::string* dst, uint32_t v);
 void PutFixed64BE(std::string* dst, uint64_t v);
 
-bool GetFixed8(Slice* in, uint8_t* v);
-bool GetFixed16BE(Slice* in, uint16_t* v);
-bool GetFixed32BE(Slice* in, uint32_t* v);
-bool GetFixed64BE(Slice* in, uint64_t* v);
+// Inline: they sit on the per-cell decode path.
+inline bool GetFixed8(Slice* in, uint8_t* v) {
+  if (in->size() < 1) return false;
+  *v = in->byte(0);
+  in->remove_prefix(1);
+  return true;
+}
+inline bool GetFixed16BE(Slice* in, uint16_t* v) {
+  if (in->size() < 2) return false;
+  *v = DecodeFixed16BE(in->data());
+  in->remove_prefix(2);
+  return true;
+}
+inline bool GetFixed32BE(Slice* in, uint32_t* v) {
+  if (in->size() < 4) return false;
+  *v = DecodeFixed32BE(in->data());
+  in->remove_prefix(4);
+  return true;
+}
+inline bool GetFixed64BE(Slice* in, uint64_t* v) {
+  if (in->size() < 8) return false;
+  *v = DecodeFixed64BE(in->data());
+  in->remove_prefix(8);
+  return true;
+}
 
 // Hadoop WritableUtils.writeVLong / writeVInt (the same encoding).
 void PutVLong(std::string* dst, int64_t v);
 int VLongSize(int64_t v);
-bool GetVLong(Slice* in, int64_t* v);
+// Decodes a VLong at p (at most limit - p bytes). Returns the byte after it, or nullptr.
+const char* DecodeVLongSlow(const char* p, const char* limit, int64_t* v);
+inline const char* DecodeVLong(const char* p, const char* limit, int64_t* v) {
+  // One byte holds -112..127: every sequence id of a compacted file, and small ones.
+  if (p < limit && static_cast<int8_t>(*p) >= -112) {
+    *v = static_cast<int8_t>(*p);
+    return p + 1;
+  }
+  return DecodeVLongSlow(p, limit, v);
+}
+inline bool GetVLong(Slice* in, int64_t* v) {
+  const char* p = DecodeVLong(in->data(), in->end(), v);
+  if (p == nullptr) return false;
+  in->remove_prefix(static_cast<size_t>(p - in->data()));
+  return true;
+}
 // Parses a VInt; fails if the value does not fit in int32.
 bool GetVInt(Slice* in, int32_t* v);
-// Decodes a VLong at p (at most limit - p bytes). Returns the byte after it, or nullptr.
-const char* DecodeVLong(const char* p, const char* limit, int64_t* v);
 
 // Bytes.writeByteArray: VInt length + bytes. GetByteArray returns a view into the input.
 void PutByteArray(std::string* dst, const Slice& bytes);

@@ -21,8 +21,8 @@ Status StoreFileList::DecodeFrom(const Slice& contents) {
     return Status::Corruption("store file list: bad length");
   Slice payload = in.sub(0, len);
   in.remove_prefix(len);
-  uint32_t crc;
-  GetFixed32BE(&in, &crc);
+  uint32_t crc = 0;
+  GetFixed32BE(&in, &crc);  // cannot fail: the length check above left 4 bytes
   uint32_t actual = static_cast<uint32_t>(
       crc32(0, reinterpret_cast<const Bytef*>(payload.data()), static_cast<uInt>(payload.size())));
   if (crc != actual) return Status::Corruption("store file list: CRC32 mismatch");
