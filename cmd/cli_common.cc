@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include <CLI/CLI.hpp>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -76,6 +78,21 @@ Result<std::string> ParseBytesArg(const std::string& text, bool hex) {
         "cannot parse '" + text + "' as " + (hex ? "hex" : "bytes with \\xNN escapes"));
   }
   return *bytes;
+}
+
+std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
+                             std::ostream& err) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) {
+      out << app.help();
+      return kExitOk;
+    }
+    err << e.what() << "\nRun with --help for usage.\n";
+    return kExitUsage;
+  }
+  return std::nullopt;
 }
 
 }  // namespace hfile::cli

@@ -9,11 +9,16 @@
 #define HFILE_CMD_CLI_COMMON_H_
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hfile/status.h"
 #include "region/region_set.h"
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace hfile::cli {
 
@@ -47,6 +52,11 @@ std::vector<std::string> RegionSetHFiles(const std::vector<region::RegionSet>& s
 
 // Parses a row/key given on the command line: hex when `hex`, else HBase's \xNN escapes.
 Result<std::string> ParseBytesArg(const std::string& text, bool hex);
+
+// Parses argv into `app`. nullopt: go on. Otherwise the exit code to return at once: 0 after
+// printing --help on out, kExitUsage after printing the parse error on err.
+std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
+                             std::ostream& err);
 
 // The tools, runnable in-process: each parses argv, does its work, returns its exit code.
 int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

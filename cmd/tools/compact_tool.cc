@@ -137,14 +137,7 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
                "WALs, split flags)");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostream& stream = e.get_exit_code() == 0 ? out : err;
-    stream << (e.get_exit_code() == 0 ? app.help() : std::string(e.what()) + "\n" +
-                                                         "Run with --help for usage.\n");
-    return e.get_exit_code() == 0 ? kExitOk : kExitUsage;
-  }
+  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   region::CompactOptions o;
   o.request = f.minor ? region::CompactRequest::kMinor : region::CompactRequest::kMajor;
   o.families = f.families;

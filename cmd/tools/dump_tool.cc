@@ -50,14 +50,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_flag("--hex", hex, "Rows on the command line and bytes in the output are hex");
   app.add_flag("--json", o.json, "Write JSON lines instead of text");
   app.add_flag("--no-verify-checksums", no_checksums, "Do not verify block checksums");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostream& stream = e.get_exit_code() == 0 ? out : err;
-    stream << (e.get_exit_code() == 0 ? app.help() : std::string(e.what()) + "\n" +
-                                                         "Run with --help for usage.\n");
-    return e.get_exit_code() == 0 ? kExitOk : kExitUsage;
-  }
+  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   o.byte_format = hex ? ByteFormat::kHex : ByteFormat::kEscaped;
   o.reader.verify_checksums = !no_checksums;
   struct RowArg {

@@ -171,14 +171,7 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
                "Try codec/encoding/block-size combinations and print a table; writes nothing");
   app.add_option("--sample-blocks", f.sample_blocks,
                  "With --compare: use only about N data blocks' worth of cells");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostream& stream = e.get_exit_code() == 0 ? out : err;
-    stream << (e.get_exit_code() == 0 ? app.help() : std::string(e.what()) + "\n" +
-                                                         "Run with --help for usage.\n");
-    return e.get_exit_code() == 0 ? kExitOk : kExitUsage;
-  }
+  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   RewriteOptions ro;
   if (Status s = ParseOptions(f, &ro); !s.ok()) {
     PrintError(err, "hfile-rewrite", s);

@@ -39,16 +39,7 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   app.add_option("--max-problems", o.max_problems, "List at most this many problems per file");
   app.add_option("-j,--jobs", jobs, "Check this many files at once (default: one per core)")
       ->check(CLI::Range(1u, 256u));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) {
-      out << app.help();
-      return kExitOk;
-    }
-    err << e.what() << "\nRun with --help for usage.\n";
-    return kExitUsage;
-  }
+  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   o.check_blooms = !no_blooms;
   ro.check_key_ranges = !no_key_ranges;
   if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
