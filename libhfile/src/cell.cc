@@ -1,5 +1,8 @@
 #include "hfile/cell.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include "coding.h"
 
 namespace hfile {
@@ -119,7 +122,140 @@ bool SplitKey(const Slice& key, KeyParts* p) {
 
 }  // namespace
 
+namespace {
+
+// Two full KeyValue keys (IsValidKey), field by field without building KeyParts: the writer's
+// order check and every merge compare come here once per cell.
+int CompareValidKeys(ComparatorKind kind, const Slice& a, const Slice& b, KeyField* differs) {
+  const size_t ra = KeyRowLength(a), rb = KeyRowLength(b);
+  const char* pa = a.data();
+  const char* pb = b.data();
+  const Slice row_a(pa + 2, ra), row_b(pb + 2, rb);
+  *differs = KeyField::kRow;
+  int r;
+  bool same_row = true;
+  if (kind == ComparatorKind::kMeta) {
+    r = CompareMetaRows(row_a, row_b);
+    if (r != 0) return r;
+    same_row = row_a == row_b;  // the meta order may tie rows whose bytes differ
+  } else {
+    r = row_a.compare(row_b);
+    if (r != 0) return r;
+  }
+  // From here on a column field is reported only when the rows are the same bytes.
+  KeyField ignored;
+  if (!same_row) differs = &ignored;
+  *differs = KeyField::kFamily;
+  const size_t fa = static_cast<uint8_t>(pa[2 + ra]), fb = static_cast<uint8_t>(pb[2 + rb]);
+  const size_t col_a = a.size() - 9 - (3 + ra), col_b = b.size() - 9 - (3 + rb);  // fam + qual
+  const uint8_t ta = static_cast<uint8_t>(pa[a.size() - 1]);
+  const uint8_t tb = static_cast<uint8_t>(pb[b.size() - 1]);
+  // "Last on row": empty column with type Minimum sorts after every other cell of the row.
+  const bool last_a = col_a == 0 && ta == 0, last_b = col_b == 0 && tb == 0;
+  if (last_a || last_b) {
+    if (last_a && last_b) {
+      *differs = KeyField::kNone;
+      return 0;
+    }
+    return last_a ? 1 : -1;
+  }
+  r = Slice(pa + 3 + ra, fa).compare(Slice(pb + 3 + rb, fb));
+  if (r != 0) return r;
+  *differs = KeyField::kQualifier;
+  r = Slice(pa + 3 + ra + fa, col_a - fa).compare(Slice(pb + 3 + rb + fb, col_b - fb));
+  if (r != 0) return r;
+  *differs = KeyField::kTimestamp;
+  const int64_t tsa = static_cast<int64_t>(DecodeFixed64BE(pa + a.size() - 9));
+  const int64_t tsb = static_cast<int64_t>(DecodeFixed64BE(pb + b.size() - 9));
+  if (tsa != tsb) return tsa > tsb ? -1 : 1;  // newer first
+  *differs = KeyField::kType;
+  if (ta != tb) return ta > tb ? -1 : 1;  // higher type code first
+  *differs = KeyField::kNone;
+  return 0;
+}
+
+// Index of the first byte at which a and b differ, or n if their first n bytes are equal.
+inline size_t Mismatch(const char* a, const char* b, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;  // little-endian
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+inline int ByteOrder(const char* a, const char* b, size_t i) {
+  return static_cast<uint8_t>(a[i]) < static_cast<uint8_t>(b[i]) ? -1 : 1;
+}
+
+// CompareValidKeys for the default comparator, from one scan for the first differing byte:
+// keys with rows of equal length and families of equal length line up field by field, so the
+// field that byte falls in decides. This is the compare of every merge step and every write.
+int CompareDefaultKeys(const Slice& a, const Slice& b, KeyField* differs) {
+  const size_t ra = KeyRowLength(a), rb = KeyRowLength(b);
+  const char* pa = a.data();
+  const char* pb = b.data();
+  if (ra != rb || pa[2 + ra] != pb[2 + rb]) {
+    return CompareValidKeys(ComparatorKind::kDefault, a, b, differs);  // fields do not line up
+  }
+  const size_t r = ra, f = static_cast<uint8_t>(pa[2 + r]);
+  const size_t m = Mismatch(pa, pb, std::min(a.size(), b.size()));
+  if (m < 2 + r) {
+    *differs = KeyField::kRow;
+    return ByteOrder(pa, pb, m);
+  }
+  *differs = KeyField::kFamily;
+  const size_t qa = a.size() - kKeyInfrastructureSize - r - f;
+  const size_t qb = b.size() - kKeyInfrastructureSize - r - f;
+  const uint8_t ta = static_cast<uint8_t>(pa[a.size() - 1]);
+  const uint8_t tb = static_cast<uint8_t>(pb[b.size() - 1]);
+  // "Last on row": empty column with type Minimum sorts after every other cell of the row.
+  const bool last_a = f + qa == 0 && ta == 0, last_b = f + qb == 0 && tb == 0;
+  if (last_a || last_b) {
+    if (last_a && last_b) {
+      *differs = KeyField::kNone;
+      return 0;
+    }
+    return last_a ? 1 : -1;
+  }
+  if (m < 3 + r + f) return ByteOrder(pa, pb, m);
+  *differs = KeyField::kQualifier;
+  if (m < 3 + r + f + std::min(qa, qb)) return ByteOrder(pa, pb, m);
+  if (qa != qb) return qa < qb ? -1 : 1;
+  *differs = KeyField::kTimestamp;
+  const int64_t tsa = static_cast<int64_t>(DecodeFixed64BE(pa + a.size() - 9));
+  const int64_t tsb = static_cast<int64_t>(DecodeFixed64BE(pb + b.size() - 9));
+  if (tsa != tsb) return tsa > tsb ? -1 : 1;  // newer first
+  *differs = KeyField::kType;
+  if (ta != tb) return ta > tb ? -1 : 1;  // higher type code first
+  *differs = KeyField::kNone;
+  return 0;
+}
+
+}  // namespace
+
+int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b, KeyField* first_difference) {
+  if (kind == ComparatorKind::kDefault && IsValidKey(a) && IsValidKey(b)) {
+    return CompareDefaultKeys(a, b, first_difference);
+  }
+  if (kind != ComparatorKind::kRawBytes && IsValidKey(a) && IsValidKey(b)) {
+    return CompareValidKeys(kind, a, b, first_difference);
+  }
+  *first_difference = KeyField::kRow;
+  return CompareKeys(kind, a, b);
+}
+
 int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b) {
+  KeyField unused;
+  if (kind == ComparatorKind::kDefault && IsValidKey(a) && IsValidKey(b)) {
+    return CompareDefaultKeys(a, b, &unused);
+  }
+  if (kind != ComparatorKind::kRawBytes && IsValidKey(a) && IsValidKey(b)) {
+    return CompareValidKeys(kind, a, b, &unused);
+  }
   KeyParts pa, pb;
   // Raw-bytes files, and malformed keys in damaged files, order as plain bytes: a total order
   // that never reads outside the keys.

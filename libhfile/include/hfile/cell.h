@@ -81,6 +81,13 @@ struct Cell {
 // (<int16 rowlen><row>, written by some non-HBase writers) order as the first key of their row;
 // other malformed keys order as raw bytes, so a damaged file never causes an out-of-bounds read.
 int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b);
+
+// The fields of a key in comparison order; kNone: the keys are equal.
+enum class KeyField : uint8_t { kRow, kFamily, kQualifier, kTimestamp, kType, kNone };
+// CompareKeys that also reports the first field in which a and b differ (the "last on row" key
+// differs in its family), so that a caller walking sorted cells learns "same row" or "same
+// column" from the one comparison. Keys that are not both full KeyValue keys report kRow.
+int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b, KeyField* first_difference);
 // Row order only.
 int CompareRows(ComparatorKind kind, const Slice& a, const Slice& b);
 
