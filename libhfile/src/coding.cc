@@ -19,28 +19,14 @@ void PutFixed64BE(std::string* dst, uint64_t v) {
 }
 
 void PutVLong(std::string* dst, int64_t v) {
-  if (v >= -112 && v <= 127) {
-    dst->push_back(static_cast<char>(v));
-    return;
-  }
-  int len = -112;
-  uint64_t u = static_cast<uint64_t>(v);
-  if (v < 0) {
-    u = ~u;
-    len = -120;
-  }
-  int n = 0;
-  for (uint64_t t = u; t != 0; t >>= 8) ++n;
-  dst->push_back(static_cast<char>(len - n));
-  for (int i = n - 1; i >= 0; --i) dst->push_back(static_cast<char>(u >> (8 * i)));
+  char buf[kMaxVLongSize];
+  dst->append(buf, static_cast<size_t>(EncodeVLong(buf, v)));
 }
 
 int VLongSize(int64_t v) {
   if (v >= -112 && v <= 127) return 1;
-  uint64_t u = v < 0 ? ~static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  int n = 0;
-  for (; u != 0; u >>= 8) ++n;
-  return 1 + n;
+  const uint64_t u = v < 0 ? ~static_cast<uint64_t>(v) : static_cast<uint64_t>(v);  // != 0
+  return 1 + 8 - __builtin_clzll(u) / 8;
 }
 
 const char* DecodeVLongSlow(const char* p, const char* limit, int64_t* v) {

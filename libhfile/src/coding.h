@@ -74,15 +74,45 @@ inline bool GetFixed64BE(Slice* in, uint64_t* v) {
 }
 
 // Hadoop WritableUtils.writeVLong / writeVInt (the same encoding).
+inline constexpr int kMaxVLongSize = 9;
+// Writes v at dst (kMaxVLongSize bytes of room) and returns the number of bytes written.
+inline int EncodeVLong(char* dst, int64_t v) {
+  if (v >= -112 && v <= 127) {
+    dst[0] = static_cast<char>(v);
+    return 1;
+  }
+  int len = -112;
+  uint64_t u = static_cast<uint64_t>(v);
+  if (v < 0) {
+    u = ~u;
+    len = -120;
+  }
+  const int n = 8 - __builtin_clzll(u) / 8;  // u != 0 here
+  dst[0] = static_cast<char>(len - n);
+  for (int i = 0; i < n; ++i) dst[1 + i] = static_cast<char>(u >> (8 * (n - 1 - i)));
+  return 1 + n;
+}
 void PutVLong(std::string* dst, int64_t v);
 int VLongSize(int64_t v);
 // Decodes a VLong at p (at most limit - p bytes). Returns the byte after it, or nullptr.
 const char* DecodeVLongSlow(const char* p, const char* limit, int64_t* v);
 inline const char* DecodeVLong(const char* p, const char* limit, int64_t* v) {
-  // One byte holds -112..127: every sequence id of a compacted file, and small ones.
-  if (p < limit && static_cast<int8_t>(*p) >= -112) {
-    *v = static_cast<int8_t>(*p);
-    return p + 1;
+  if (p < limit) {
+    const int8_t first = static_cast<int8_t>(*p);
+    // One byte holds -112..127: every sequence id of a compacted file, and small ones.
+    if (first >= -112) {
+      *v = first;
+      return p + 1;
+    }
+    // Flushed files carry large sequence ids: with 8 readable bytes after the length byte, one
+    // big-endian load and a shift replace the byte loop.
+    if (limit - p >= 9) {
+      const bool negative = first < -120;
+      const int n = negative ? (-120 - first) : (-112 - first);  // 1..8
+      const uint64_t u = DecodeFixed64BE(p + 1) >> (8 * (8 - n));
+      *v = static_cast<int64_t>(negative ? ~u : u);
+      return p + 1 + n;
+    }
   }
   return DecodeVLongSlow(p, limit, v);
 }

@@ -9,6 +9,8 @@
 //  * The tags length is written for every cell once the file includes tags, even when it is 0.
 //  * The size HBase adds to the block's unencoded size per cell is klen + vlen + 8
 //    [+ 2 + tagsLength] [+ WritableUtils.getVIntSize(seqId)]: exactly the serialized size.
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "coding.h"
@@ -33,62 +35,28 @@ size_t KeyValueSize(const Cell& cell, const CellFormat& format) {
 }
 
 void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format) {
-  PutFixed32BE(dst, static_cast<uint32_t>(cell.key.size()));
-  PutFixed32BE(dst, static_cast<uint32_t>(cell.value.size()));
-  dst->append(cell.key.data(), cell.key.size());
-  dst->append(cell.value.data(), cell.value.size());
+  // One resize and plain stores rather than an append per field: this runs once per cell, and
+  // for cells of a few dozen bytes the appends' bookkeeping cost more than the copying.
+  char seq[kMaxVLongSize];
+  const size_t seq_len =
+      format.include_mvcc ? EncodeVLong(seq, static_cast<int64_t>(cell.sequence_id)) : 0;
+  const size_t tags_len = format.include_tags ? 2 + cell.tags.size() : 0;
+  const size_t old = dst->size();
+  dst->resize(old + 8 + cell.key.size() + cell.value.size() + tags_len + seq_len);
+  char* p = dst->data() + old;
+  EncodeFixed32BE(p, static_cast<uint32_t>(cell.key.size()));
+  EncodeFixed32BE(p + 4, static_cast<uint32_t>(cell.value.size()));
+  p += 8;
+  std::memcpy(p, cell.key.data(), cell.key.size());
+  p += cell.key.size();
+  if (!cell.value.empty()) std::memcpy(p, cell.value.data(), cell.value.size());
+  p += cell.value.size();
   if (format.include_tags) {
-    PutFixed16BE(dst, static_cast<uint16_t>(cell.tags.size()));
-    dst->append(cell.tags.data(), cell.tags.size());
+    EncodeFixed16BE(p, static_cast<uint16_t>(cell.tags.size()));
+    if (!cell.tags.empty()) std::memcpy(p + 2, cell.tags.data(), cell.tags.size());
+    p += tags_len;
   }
-  if (format.include_mvcc) PutVLong(dst, static_cast<int64_t>(cell.sequence_id));
-}
-
-bool ParseKeyValue(Slice* in, const CellFormat& format, Cell* cell, const char** why) {
-  uint32_t klen, vlen;
-  if (!GetFixed32BE(in, &klen) || !GetFixed32BE(in, &vlen)) {
-    *why = "truncated key/value lengths";
-    return false;
-  }
-  if (klen < kKeyInfrastructureSize) {
-    *why = "key length < 12";
-    return false;
-  }
-  if (klen > in->size() || vlen > in->size() - klen) {
-    *why = "key/value extend past the end of the block";
-    return false;
-  }
-  cell->key = Slice(in->data(), klen);
-  cell->value = Slice(in->data() + klen, vlen);
-  in->remove_prefix(size_t{klen} + vlen);
-  if (!IsValidKey(cell->key)) {
-    *why = "row/family lengths inconsistent with the key length";
-    return false;
-  }
-  cell->tags = Slice();
-  if (format.include_tags) {
-    uint16_t tlen;
-    if (!GetFixed16BE(in, &tlen)) {
-      *why = "truncated tags length";
-      return false;
-    }
-    if (tlen > in->size()) {
-      *why = "tags extend past the end of the block";
-      return false;
-    }
-    cell->tags = Slice(in->data(), tlen);
-    in->remove_prefix(tlen);
-  }
-  cell->sequence_id = 0;
-  if (format.include_mvcc) {
-    int64_t ts;
-    if (!GetVLong(in, &ts)) {
-      *why = "bad memstoreTS vlong";
-      return false;
-    }
-    cell->sequence_id = static_cast<uint64_t>(ts);
-  }
-  return true;
+  std::memcpy(p, seq, seq_len);
 }
 
 Result<std::unique_ptr<DataBlockDecoder>> NewDataBlockDecoder(DataBlockEncoding encoding,

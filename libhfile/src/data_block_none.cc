@@ -6,39 +6,6 @@
 namespace hfile {
 namespace {
 
-class NoneDecoder final : public DataBlockDecoder {
- public:
-  explicit NoneDecoder(const CellFormat& format) : format_(format) {}
-
-  Status Reset(const Slice& body) override {
-    body_ = in_ = body;
-    ordinal_ = 0;
-    status_ = Status::OK();
-    return Status::OK();
-  }
-
-  bool Next(Cell* cell) override {
-    if (!status_.ok() || in_.empty()) return false;
-    const size_t offset = in_.data() - body_.data();
-    const char* why = nullptr;
-    if (!ParseKeyValue(&in_, format_, cell, &why)) {
-      status_ = CellCorruption(ordinal_, offset, why);
-      in_ = Slice();
-      return false;
-    }
-    ++ordinal_;
-    return true;
-  }
-
-  const Status& status() const override { return status_; }
-
- private:
-  const CellFormat format_;
-  Slice body_, in_;
-  size_t ordinal_ = 0;
-  Status status_;
-};
-
 class NoneEncoder final : public DataBlockEncoder {
  public:
   explicit NoneEncoder(const CellFormat& format) : format_(format) {}

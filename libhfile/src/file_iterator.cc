@@ -20,6 +20,9 @@ Status BlockCellDecoder::Reset(const Block& block) {
   } else if (block.header.type != BlockType::kData) {
     return Status::Corruption(
         fmt::format("expected a data block, found {}", BlockTypeName(block.header.type)));
+  } else {
+    current_ = nullptr;
+    return none_.Reset(block.body);
   }
   auto& slot = decoders_[static_cast<size_t>(enc)];
   if (!slot) {

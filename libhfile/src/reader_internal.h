@@ -11,6 +11,7 @@
 #include "block_reader.h"
 #include "bloom.h"
 #include "data_block_codec.h"
+#include "data_block_internal.h"
 #include "file.h"
 #include "hfile/reader.h"
 
@@ -60,16 +61,19 @@ struct Reader::Rep {
 // Decodes the cells of data blocks: picks the decoder for each block's type and encoding id.
 class BlockCellDecoder {
  public:
-  explicit BlockCellDecoder(const CellFormat& format) : format_(format) {}
+  explicit BlockCellDecoder(const CellFormat& format) : format_(format), none_(format) {}
   // Starts decoding `block` (DATABLK* or DATABLKE). Corruption for other block types.
   Status Reset(const Block& block);
-  bool Next(Cell* cell) { return current_->Next(cell); }
-  const Status& status() const { return current_->status(); }
+  // Unencoded blocks (the default, and most files) decode through the NoneDecoder held by
+  // value, inlined; encoded ones through their decoder's virtual Next.
+  bool Next(Cell* cell) { return current_ == nullptr ? none_.Next(cell) : current_->Next(cell); }
+  const Status& status() const { return current_ == nullptr ? none_.status() : current_->status(); }
 
  private:
   CellFormat format_;
+  NoneDecoder none_;
   std::unique_ptr<DataBlockDecoder> decoders_[8];
-  DataBlockDecoder* current_ = nullptr;
+  DataBlockDecoder* current_ = nullptr;  // nullptr: none_
 };
 
 }  // namespace hfile

@@ -155,27 +155,29 @@ Status Writer::Rep::WriteInlineBlocks(bool closing) {
   return Status::OK();
 }
 
-void Writer::Rep::AddToBlooms(const Cell& cell) {
+void Writer::Rep::AddToBlooms(const Cell& cell, KeyField differs) {
   const Slice row = cell.row();
   if (general_bloom) {
-    // BloomContext.isNewKey: ROW / ROWPREFIX compare the row (prefix), ROWCOL row+family+column.
-    bloom_identity.clear();
-    if (options.bloom_type == BloomType::kRowCol) {
-      const Slice key = cell.key;
-      bloom_identity.append(key.data(), key.size() - 9);  // row, family, qualifier
-    } else if (options.bloom_type == BloomType::kRowPrefixFixedLength) {
-      const size_t n = std::min<size_t>(row.size(), static_cast<size_t>(options.bloom_prefix_length));
-      bloom_identity.append(row.data(), n);
+    // BloomContext.isNewKey: ROW compares the row, ROWCOL row+family+qualifier (both known from
+    // the order check's comparison with the previous cell), ROWPREFIX the row prefix.
+    const bool first = general_bloom->key_count() == 0;
+    bool new_key;
+    if (options.bloom_type == BloomType::kRow) {
+      new_key = first || differs == KeyField::kRow;
+    } else if (options.bloom_type == BloomType::kRowCol) {
+      new_key = first || differs < KeyField::kTimestamp;
     } else {
-      bloom_identity.append(row.data(), row.size());
+      const Slice prefix(row.data(), std::min<size_t>(
+                                         row.size(), static_cast<size_t>(options.bloom_prefix_length)));
+      new_key = first || (differs == KeyField::kRow && prefix != Slice(prev_bloom_prefix));
+      if (new_key) prev_bloom_prefix.assign(prefix.data(), prefix.size());
     }
-    if (general_bloom->key_count() == 0 || bloom_identity != prev_bloom_identity) {
+    if (new_key) {
       bloom_key.clear();
       AppendBloomHashKey(options.bloom_type, options.bloom_prefix_length, row, cell.qualifier(),
                          &bloom_key);
       general_bloom->Add(bloom_key, bloom_key);
       last_bloom_key.swap(bloom_key);
-      prev_bloom_identity.swap(bloom_identity);
     }
   }
   const uint8_t type = cell.type();
@@ -228,8 +230,9 @@ Status Writer::Append(const Cell& cell) {
         cell.tags.size()));
   }
   bool duplicate = false;
+  KeyField differs = KeyField::kRow;  // what changed since the previous cell
   if (r->entry_count > 0) {
-    const int c = CompareKeys(kind, r->last_key, cell.key);
+    const int c = CompareKeys(kind, r->last_key, cell.key, &differs);
     if (c > 0) {
       return Status::InvalidArgument(fmt::format(
           "cell #{} out of order: key {} sorts before the previous key {}", r->entry_count,
@@ -237,7 +240,7 @@ Status Writer::Append(const Cell& cell) {
     }
     duplicate = c == 0;  // HFileWriterImpl.checkKey: a "duplicate key" never starts a block
   }
-  if (r->options.store_file && kind != ComparatorKind::kRawBytes) r->AddToBlooms(cell);
+  if (r->options.store_file && kind != ComparatorKind::kRawBytes) r->AddToBlooms(cell, differs);
   if (!duplicate && r->encoder->cell_count() > 0 && r->ShouldFinishBlock()) {
     Status s = r->FinishDataBlock();
     if (s.ok()) s = r->WriteInlineBlocks(false);

@@ -35,8 +35,7 @@ struct Writer::Rep {
   std::string body;
   std::string index_key;
   std::string bloom_key;
-  std::string bloom_identity;       // row / prefix / row+family+qualifier of the last bloom key
-  std::string prev_bloom_identity;
+  std::string prev_bloom_prefix;  // ROWPREFIX_FIXED_LENGTH: the row prefix of the last bloom key
   std::string last_bloom_key;
   std::string prev_delete_family_row;
   bool has_delete_family_row = false;
@@ -72,7 +71,8 @@ struct Writer::Rep {
   bool ShouldFinishBlock() const;
   Status FinishDataBlock();
   Status WriteInlineBlocks(bool closing);
-  void AddToBlooms(const Cell& cell);
+  // `differs`: the first key field that differs from the previous cell (kRow for the first).
+  void AddToBlooms(const Cell& cell, KeyField differs);
   void TrackTimestamps(const Cell& cell);
   // The FILEINF2 contents at close (HFileWriterImpl.finishFileInfo + StoreFileWriter keys).
   void BuildFileInfo(FileInfo* info) const;

@@ -295,8 +295,14 @@ bool CellFileReader::Next(Cell* cell) {
     return false;
   }
   const char* p = buf_.data() + pos_;
-  size_t klen = GetBE(p, 4), vlen = GetBE(p + 4, 4);
-  uint64_t seq = GetBE(p + 8, 8);
+  uint32_t klen, vlen;
+  uint64_t seq;
+  memcpy(&klen, p, 4);
+  memcpy(&vlen, p + 4, 4);
+  memcpy(&seq, p + 8, 8);
+  klen = __builtin_bswap32(klen);
+  vlen = __builtin_bswap32(vlen);
+  seq = __builtin_bswap64(seq);
   if (!Fill(16 + klen + vlen)) {
     status_ = Status::Corruption("truncated cell", path_);
     return false;

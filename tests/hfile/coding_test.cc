@@ -5,6 +5,7 @@
 #include "testutil.h"
 
 #include <string>
+#include <vector>
 
 namespace hfile {
 namespace {
@@ -42,6 +43,33 @@ TEST(Coding, VLongRoundTripAndTruncation) {
     int64_t back;
     ASSERT_TRUE(GetVLong(&in, &back));
     EXPECT_EQ(back, v);
+  }
+}
+
+// DecodeVLong reads multi-byte values with one 8-byte load when 9 bytes are readable and byte
+// by byte otherwise; both paths must agree, wherever the value sits in its buffer.
+TEST(Coding, VLongFastAndSlowPathsAgree) {
+  std::vector<int64_t> values = {0, 127, 128, -112, -113, INT64_MAX, INT64_MIN, -1};
+  for (int shift = 0; shift < 64; ++shift) {
+    values.push_back(int64_t{1} << shift);
+    values.push_back(-(int64_t{1} << shift) - 1);
+    values.push_back(static_cast<int64_t>(0x9E3779B97F4A7C15ull >> shift));
+  }
+  for (int64_t v : values) {
+    char enc[kMaxVLongSize];
+    const int n = EncodeVLong(enc, v);
+    ASSERT_EQ(n, VLongSize(v)) << v;
+    for (size_t pad = 0; pad <= 9; ++pad) {  // bytes after the value in the buffer
+      std::string buf(enc, static_cast<size_t>(n));
+      buf.append(pad, '\xAB');
+      int64_t fast = 0, slow = 0;
+      const char* p = DecodeVLong(buf.data(), buf.data() + buf.size(), &fast);
+      const char* q = DecodeVLongSlow(buf.data(), buf.data() + buf.size(), &slow);
+      ASSERT_EQ(p, buf.data() + n) << v << " pad " << pad;
+      ASSERT_EQ(q, p);
+      EXPECT_EQ(fast, v);
+      EXPECT_EQ(slow, v);
+    }
   }
 }
 
