@@ -1,6 +1,5 @@
 #include "region/merging_iterator.h"
 
-#include <algorithm>
 
 namespace hfile::region {
 
@@ -15,10 +14,13 @@ int CompareForMerge(ComparatorKind kind, const Cell& a, size_t order_a, const Ce
 
 namespace {
 
+// A binary min-heap of input indexes ordered by their current cells. Next() advances the top
+// input and sifts it down: two comparisons when it is still the smallest (consecutive cells
+// usually come from the same file), instead of a pop and a push.
 class MergingIterator : public CellIterator {
  public:
   MergingIterator(std::vector<std::unique_ptr<CellIterator>> inputs, ComparatorKind kind)
-      : inputs_(std::move(inputs)), kind_(kind) {}
+      : inputs_(std::move(inputs)), kind_(kind), current_(inputs_.size(), nullptr) {}
 
   bool Valid() const override { return status_.ok() && !heap_.empty(); }
   void SeekToFirst() override {
@@ -30,43 +32,61 @@ class MergingIterator : public CellIterator {
     Rebuild();
   }
   void Next() override {
-    // heap_.front() is the current input; advance it and restore the heap.
-    std::pop_heap(heap_.begin(), heap_.end(), Greater());
-    size_t i = heap_.back();
-    heap_.pop_back();
+    const size_t i = heap_.front();
     inputs_[i]->Next();
-    Push(i);
+    if (!Load(i)) {
+      heap_.front() = heap_.back();
+      heap_.pop_back();
+      if (heap_.empty()) return;
+    }
+    SiftDown(0);
   }
-  const Cell& cell() const override { return inputs_[heap_.front()]->cell(); }
+  const Cell& cell() const override { return *current_[heap_.front()]; }
   Status status() const override { return status_; }
 
  private:
-  // Heap order: std heap functions keep the "largest" on top, so invert the merge order.
-  struct GreaterFn {
-    const MergingIterator* self;
-    bool operator()(size_t a, size_t b) const {
-      return CompareForMerge(self->kind_, self->inputs_[a]->cell(), a, self->inputs_[b]->cell(),
-                             b) > 0;
-    }
-  };
-  GreaterFn Greater() const { return GreaterFn{this}; }
-
-  void Push(size_t i) {
-    if (inputs_[i]->Valid()) {
-      heap_.push_back(i);
-      std::push_heap(heap_.begin(), heap_.end(), Greater());
-    } else if (!inputs_[i]->status().ok() && status_.ok()) {
-      status_ = inputs_[i]->status();
-    }
+  // Whether input a's cell comes before input b's.
+  bool Before(size_t a, size_t b) const {
+    return CompareForMerge(kind_, *current_[a], a, *current_[b], b) < 0;
   }
+
+  // Caches input i's current cell (valid until that input moves); false when it is exhausted
+  // or failed (the first failure becomes this iterator's status).
+  bool Load(size_t i) {
+    if (inputs_[i]->Valid()) {
+      current_[i] = &inputs_[i]->cell();
+      return true;
+    }
+    if (!inputs_[i]->status().ok() && status_.ok()) status_ = inputs_[i]->status();
+    return false;
+  }
+
+  void SiftDown(size_t pos) {
+    const size_t n = heap_.size();
+    const size_t item = heap_[pos];
+    for (;;) {
+      size_t child = 2 * pos + 1;
+      if (child >= n) break;
+      if (child + 1 < n && Before(heap_[child + 1], heap_[child])) ++child;
+      if (!Before(heap_[child], item)) break;
+      heap_[pos] = heap_[child];
+      pos = child;
+    }
+    heap_[pos] = item;
+  }
+
   void Rebuild() {
     heap_.clear();
     status_ = Status::OK();
-    for (size_t i = 0; i < inputs_.size(); ++i) Push(i);
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (Load(i)) heap_.push_back(i);
+    }
+    for (size_t pos = heap_.size() / 2; pos-- > 0;) SiftDown(pos);
   }
 
   std::vector<std::unique_ptr<CellIterator>> inputs_;
   ComparatorKind kind_;
+  std::vector<const Cell*> current_;  // per input: its current cell while it is in the heap
   std::vector<size_t> heap_;
   Status status_;
 };
