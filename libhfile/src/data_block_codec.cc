@@ -34,16 +34,8 @@ size_t KeyValueSize(const Cell& cell, const CellFormat& format) {
   return UnencodedCellSize(cell, format);
 }
 
-void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format) {
-  // One resize and plain stores rather than an append per field: this runs once per cell, and
-  // for cells of a few dozen bytes the appends' bookkeeping cost more than the copying.
-  char seq[kMaxVLongSize];
-  const size_t seq_len =
-      format.include_mvcc ? EncodeVLong(seq, static_cast<int64_t>(cell.sequence_id)) : 0;
-  const size_t tags_len = format.include_tags ? 2 + cell.tags.size() : 0;
-  const size_t old = dst->size();
-  dst->resize(old + 8 + cell.key.size() + cell.value.size() + tags_len + seq_len);
-  char* p = dst->data() + old;
+size_t EncodeKeyValue(char* dst, const Cell& cell, const CellFormat& format) {
+  char* p = dst;
   EncodeFixed32BE(p, static_cast<uint32_t>(cell.key.size()));
   EncodeFixed32BE(p + 4, static_cast<uint32_t>(cell.value.size()));
   p += 8;
@@ -54,9 +46,16 @@ void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format
   if (format.include_tags) {
     EncodeFixed16BE(p, static_cast<uint16_t>(cell.tags.size()));
     if (!cell.tags.empty()) std::memcpy(p + 2, cell.tags.data(), cell.tags.size());
-    p += tags_len;
+    p += 2 + cell.tags.size();
   }
-  std::memcpy(p, seq, seq_len);
+  if (format.include_mvcc) p += EncodeVLong(p, static_cast<int64_t>(cell.sequence_id));
+  return static_cast<size_t>(p - dst);
+}
+
+void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format) {
+  const size_t old = dst->size();
+  dst->resize(old + KeyValueSize(cell, format));
+  EncodeKeyValue(dst->data() + old, cell, format);
 }
 
 Result<std::unique_ptr<DataBlockDecoder>> NewDataBlockDecoder(DataBlockEncoding encoding,

@@ -77,6 +77,8 @@ std::unique_ptr<DataBlockEncoder> NewDataBlockEncoder(DataBlockEncoding encoding
 void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format);
 // Size AppendKeyValue would append.
 size_t KeyValueSize(const Cell& cell, const CellFormat& format);
+// Writes the KeyValue at dst (KeyValueSize bytes of room); returns the bytes written.
+size_t EncodeKeyValue(char* dst, const Cell& cell, const CellFormat& format);
 
 }  // namespace hfile
 

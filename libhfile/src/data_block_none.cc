@@ -1,5 +1,7 @@
 // NONE: a DATABLK* body is a run of plain KeyValues (layout in data_block_codec.cc), with no id,
 // no count and no trailer.
+#include <algorithm>
+
 #include "coding.h"
 #include "data_block_internal.h"
 
@@ -11,17 +13,22 @@ class NoneEncoder final : public DataBlockEncoder {
   explicit NoneEncoder(const CellFormat& format) : format_(format) {}
 
   void Reset() override {
-    data_.clear();
+    used_ = 0;
     count_ = 0;
   }
+  // Cells are encoded straight into data_, which grows by doubling (zero-filled once per
+  // growth, not per cell) with used_ marking the end of the block so far.
   void Add(const Cell& cell) override {
-    AppendKeyValue(&data_, cell, format_);
+    const size_t n = KeyValueSize(cell, format_);
+    if (used_ + n > data_.size()) data_.resize(std::max(used_ + n, 2 * data_.size()));
+    used_ += EncodeKeyValue(data_.data() + used_, cell, format_);
     ++count_;
   }
-  size_t UnencodedSize() const override { return data_.size(); }
-  size_t EncodedSize() const override { return data_.size(); }
+  size_t UnencodedSize() const override { return used_; }
+  size_t EncodedSize() const override { return used_; }
   size_t cell_count() const override { return count_; }
   void Finish(std::string* body) override {
+    data_.resize(used_);
     // Hand the cells over without copying when the caller starts from an empty body; the
     // swapped-in buffer keeps its capacity for the next block.
     if (body->empty()) {
@@ -29,11 +36,14 @@ class NoneEncoder final : public DataBlockEncoder {
     } else {
       body->append(data_);
     }
+    used_ = 0;
+    data_.clear();
   }
 
  private:
   const CellFormat format_;
   std::string data_;
+  size_t used_ = 0;
   size_t count_ = 0;
 };
 
