@@ -54,6 +54,21 @@ class Bench:
         self.data = os.path.join(args.work, "data")
         self.harness = os.path.join(ROOT, "tests", "hbase")
         self.harness_build = args.harness_build
+        self.dropped_cache = False
+
+    def drop_page_cache(self):
+        """Frees the page cache before a setting (root only). A setting writes ~9 files of the
+        data size to tmpfs; with the cache full, those page allocations wait on reclaim at
+        random moments, which swung single GiB-sized writes by 3x between runs."""
+        if self.a.keep_page_cache or os.geteuid() != 0:
+            return
+        try:
+            os.sync()
+            with open("/proc/sys/vm/drop_caches", "w") as f:
+                f.write("3\n")
+            self.dropped_cache = True
+        except OSError:
+            pass
 
     def record(self, rec, setting, **extra):
         rec.update(codec=setting[0], level=setting[1], encoding=setting[2], **extra)
@@ -131,6 +146,7 @@ class Bench:
         rdb_file = os.path.join(d, "rocksdb.sst")
         to_codec = "zstd" if codec == "LZ4" else "lz4"
         print(f"bench: {codec_label(codec, level)} / {enc}", file=sys.stderr, flush=True)
+        self.drop_page_cache()
 
         # 1. write (hfilekit, RocksDB alternating).
         have_writer = True
@@ -230,6 +246,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--no-hbase", action="store_true")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--keep-page-cache", action="store_true",
+                    help="do not drop the page cache before each setting (done when root)")
     ap.add_argument("--only", default=None, help="CODEC[-LEVEL]/ENCODING,... to run a subset")
     ap.add_argument("--max-value", type=int, default=0,
                     help="cap value sizes (bytes) for a small-cell mix; 0: 10 B - 100 KB")
@@ -253,6 +271,7 @@ def main():
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
         "host": platform.node(), "cpus": os.cpu_count(), "machine": platform.machine(),
         "kernel": platform.release(), "work_dir": a.work, "reps": a.reps, "warmup": a.warmup,
+        "page_cache_dropped": b.dropped_cache,
         "data": b.summary, "gets": a.gets, "elapsed_s": round(time.time() - t0, 1),
         "git": subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True).stdout.strip(),

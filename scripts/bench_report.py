@@ -186,7 +186,9 @@ def markdown(meta, settings, rows, targets):
     L.append(f"# hfilekit benchmark results ({meta['mode']} mode)\n")
     L.append(f"Run {meta['date']} on `{meta['host']}` ({meta['cpus']} CPUs, {meta['machine']}, "
              f"Linux {meta['kernel']}), git `{meta['git']}`, {meta['elapsed_s']:.0f} s. "
-             f"Files in `{meta['work_dir']}` (tmpfs).\n")
+             f"Files in `{meta['work_dir']}` (tmpfs)"
+             + ("; page cache dropped before each setting" if meta.get("page_cache_dropped") else "")
+             + ".\n")
     L.append(f"Cells: {d['cells']:,} cells in {d['rows']:,} rows, {d['bytes'] / 2**20:.1f} MiB "
              f"of key + value bytes ({d['deletes']:,} delete markers, {d['extra_versions']:,} "
              f"extra versions, {d['random_values']:,} random-byte values); {meta['gets']:,} gets "

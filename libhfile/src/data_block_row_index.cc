@@ -16,6 +16,7 @@
 //    the first cell byte (the 2-byte id excluded).
 //  * The encoded size HBase tracks per cell is the cell's bytes plus 4 for each new row.
 //  * The decoder checks the trailer against the cells it walks; HBase's seeker trusts it.
+#include <algorithm>
 #include <vector>
 
 #include <fmt/format.h>
@@ -103,41 +104,55 @@ class RowIndexDecoder final : public DataBlockDecoder {
   Status status_;
 };
 
+// Cells are encoded straight into data_ behind two bytes kept for the encoding id, so that
+// Finish appends the row index and hands the whole body over without copying the cells. The
+// previous row is compared where it lies in data_ rather than kept as a copy.
 class RowIndexEncoder final : public DataBlockEncoder {
  public:
   explicit RowIndexEncoder(const CellFormat& format) : format_(format) {}
 
   void Reset() override {
-    data_.clear();
+    used_ = kIdSize;
     row_offsets_.clear();
-    prev_row_.clear();
     count_ = 0;
   }
   void Add(const Cell& cell) override {
-    Slice row = cell.row();
-    if (count_ == 0 || row != Slice(prev_row_)) {
-      row_offsets_.push_back(static_cast<uint32_t>(data_.size()));
-      prev_row_.assign(row.data(), row.size());
+    const Slice row = cell.row();
+    if (count_ == 0 || row != Slice(data_.data() + prev_row_at_, prev_row_len_)) {
+      row_offsets_.push_back(static_cast<uint32_t>(used_ - kIdSize));
+      prev_row_at_ = used_ + 8 + 2;  // klen, vlen, row length
+      prev_row_len_ = row.size();
     }
-    AppendKeyValue(&data_, cell, format_);
+    const size_t n = KeyValueSize(cell, format_);
+    if (used_ + n > data_.size()) data_.resize(std::max(used_ + n, 2 * data_.size()));
+    used_ += EncodeKeyValue(data_.data() + used_, cell, format_);
     ++count_;
   }
-  size_t UnencodedSize() const override { return data_.size(); }
-  size_t EncodedSize() const override { return data_.size() + 4 * row_offsets_.size(); }
+  size_t UnencodedSize() const override { return used_ - kIdSize; }
+  size_t EncodedSize() const override { return used_ - kIdSize + 4 * row_offsets_.size(); }
   size_t cell_count() const override { return count_; }
   void Finish(std::string* body) override {
-    PutFixed16BE(body, kId);
-    body->append(data_);
-    PutFixed32BE(body, static_cast<uint32_t>(row_offsets_.size()));
-    for (uint32_t off : row_offsets_) PutFixed32BE(body, off);
-    PutFixed32BE(body, static_cast<uint32_t>(data_.size()));
+    data_.resize(used_);
+    EncodeFixed16BE(data_.data(), kId);
+    PutFixed32BE(&data_, static_cast<uint32_t>(row_offsets_.size()));
+    for (uint32_t off : row_offsets_) PutFixed32BE(&data_, off);
+    PutFixed32BE(&data_, static_cast<uint32_t>(used_ - kIdSize));
+    if (body->empty()) {
+      body->swap(data_);  // the swapped-in buffer keeps its capacity for the next block
+    } else {
+      body->append(data_);
+    }
+    data_.clear();
+    used_ = kIdSize;
   }
 
  private:
+  static constexpr size_t kIdSize = 2;
   const CellFormat format_;
   std::string data_;
+  size_t used_ = kIdSize;
   std::vector<uint32_t> row_offsets_;
-  std::string prev_row_;
+  size_t prev_row_at_ = 0, prev_row_len_ = 0;
   size_t count_ = 0;
 };
 

@@ -167,8 +167,8 @@ void Writer::Rep::AddToBlooms(const Cell& cell, KeyField differs) {
     } else if (options.bloom_type == BloomType::kRowCol) {
       new_key = first || differs < KeyField::kTimestamp;
     } else {
-      const Slice prefix(row.data(), std::min<size_t>(
-                                         row.size(), static_cast<size_t>(options.bloom_prefix_length)));
+      const size_t n = std::min<size_t>(row.size(), static_cast<size_t>(options.bloom_prefix_length));
+      const Slice prefix(row.data(), n);
       new_key = first || (differs == KeyField::kRow && prefix != Slice(prev_bloom_prefix));
       if (new_key) prev_bloom_prefix.assign(prefix.data(), prefix.size());
     }
