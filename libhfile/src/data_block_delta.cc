@@ -104,13 +104,13 @@ bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, ui
   return true;
 }
 
-DeltaBlockEncoder::DeltaBlockEncoder(DataBlockEncoding encoding, const CellFormat& format,
-                                     bool keep_prev_value)
-    : encoding_(encoding), format_(format), keep_prev_value_(keep_prev_value) {}
+DeltaBlockEncoder::DeltaBlockEncoder(DataBlockEncoding encoding, const CellFormat& format)
+    : encoding_(encoding), format_(format) {}
 
 void DeltaBlockEncoder::Reset() {
-  data_.clear();
+  data_.assign(kHeaderSize, '\0');
   count_ = 0;
+  encoded_ = 0;
   unencoded_ = 0;
   dict_.Clear();
 }
@@ -127,14 +127,19 @@ void DeltaBlockEncoder::Add(const Cell& cell) {
   if (format_.include_mvcc) PutVLong(&data_, static_cast<int64_t>(cell.sequence_id));
   unencoded_ += UnencodedCellSize(cell, format_);
   prev_key_.assign(cell.key.data(), cell.key.size());
-  if (keep_prev_value_) prev_value_.assign(cell.value.data(), cell.value.size());
+  encoded_ = data_.size() - kHeaderSize;
   ++count_;
 }
 
 void DeltaBlockEncoder::Finish(std::string* body) {
-  PutFixed16BE(body, static_cast<uint16_t>(encoding_));
-  PutFixed32BE(body, static_cast<uint32_t>(unencoded_));
-  body->append(data_);
+  EncodeFixed16BE(data_.data(), static_cast<uint16_t>(encoding_));
+  EncodeFixed32BE(data_.data() + 2, static_cast<uint32_t>(unencoded_));
+  if (body->empty()) {
+    body->swap(data_);
+  } else {
+    body->append(data_);
+  }
+  data_.assign(kHeaderSize, '\0');
 }
 
 DeltaBlockDecoder::DeltaBlockDecoder(DataBlockEncoding encoding, const CellFormat& format)

@@ -40,32 +40,34 @@ size_t FlatKeyCommonPrefix(const Slice& cur, const Slice& prev, bool with_ts_typ
 
 class DeltaBlockEncoder : public DataBlockEncoder {
  public:
-  DeltaBlockEncoder(DataBlockEncoding encoding, const CellFormat& format, bool keep_prev_value);
+  DeltaBlockEncoder(DataBlockEncoding encoding, const CellFormat& format);
 
   void Reset() override;
   void Add(const Cell& cell) override;
   size_t UnencodedSize() const override { return unencoded_; }
   // Bytes written for the cells so far (EncodingState.encodedDataSizeWritten): the body without
   // the 6 bytes of id and unencodedSize.
-  size_t EncodedSize() const override { return data_.size(); }
+  size_t EncodedSize() const override { return encoded_; }
   size_t cell_count() const override { return count_; }
   void Finish(std::string* body) override;
 
  protected:
-  // Appends the key/value part of `cell`; prev_key_/prev_value_ hold the previous cell's key and
-  // (if keep_prev_value) value when count_ > 0.
+  // Appends the key/value part of `cell` to data_; prev_key_ holds the previous cell's key when
+  // count_ > 0.
   virtual void EncodeKeyValue(const Cell& cell) = 0;
 
-  std::string data_;
+  // The block's id (u16) and unencoded size (i32), filled in by Finish: data_ starts with them
+  // so that Finish hands the body over without copying the cells.
+  static constexpr size_t kHeaderSize = 6;
+  std::string data_ = std::string(kHeaderSize, '\0');
   std::string prev_key_;
-  std::string prev_value_;
   size_t count_ = 0;
 
  private:
   const DataBlockEncoding encoding_;
   const CellFormat format_;
-  const bool keep_prev_value_;
   size_t unencoded_ = 0;
+  size_t encoded_ = 0;  // data_.size() - kHeaderSize as of the last Add; kept by Finish
   TagDictionary dict_;
 };
 

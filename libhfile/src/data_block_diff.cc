@@ -51,7 +51,7 @@ int64_t Negate(int64_t v) { return static_cast<int64_t>(0 - static_cast<uint64_t
 class DiffEncoder final : public DeltaBlockEncoder {
  public:
   explicit DiffEncoder(const CellFormat& format)
-      : DeltaBlockEncoder(kEncoding, format, /*keep_prev_value=*/false) {}
+      : DeltaBlockEncoder(kEncoding, format) {}
 
  protected:
   void EncodeKeyValue(const Cell& cell) override {

@@ -42,7 +42,7 @@ constexpr uint8_t kSameValue = 0x40;
 class FastDiffEncoder final : public DeltaBlockEncoder {
  public:
   explicit FastDiffEncoder(const CellFormat& format)
-      : DeltaBlockEncoder(kEncoding, format, /*keep_prev_value=*/true) {}
+      : DeltaBlockEncoder(kEncoding, format) {}
 
  protected:
   void EncodeKeyValue(const Cell& cell) override {
@@ -53,21 +53,22 @@ class FastDiffEncoder final : public DeltaBlockEncoder {
       PutCompressedInt(&data_, static_cast<uint32_t>(cell.value.size()));
       PutCompressedInt(&data_, 0);
       data_.append(key.data(), key.size());
-      data_.append(cell.value.data(), cell.value.size());
+      AppendValue(cell.value);
       return;
     }
     const Slice prev(prev_key_);
     const size_t common = FlatKeyCommonPrefix(key, prev, false);
     uint8_t flag = 0;
     if (key.size() == prev.size()) flag |= kSameKeyLength;
-    if (cell.value.size() == prev_value_.size()) flag |= kSameValueLength;
+    const Slice prev_value = PreviousValue();
+    if (cell.value.size() == prev_value.size()) flag |= kSameValueLength;
     if (cell.type() == KeyTypeByte(prev)) flag |= kSameType;
     const char* ts = key.end() - 9;
     const char* prev_ts = prev.end() - 9;
     size_t ts_common = 0;
     while (ts_common < 7 && ts[ts_common] == prev_ts[ts_common]) ++ts_common;
     flag |= static_cast<uint8_t>(ts_common);
-    if (cell.value == Slice(prev_value_)) flag |= kSameValue;
+    if (cell.value == prev_value) flag |= kSameValue;
 
     PutFixed8(&data_, flag);
     if (!(flag & kSameKeyLength)) PutCompressedInt(&data_, static_cast<uint32_t>(key.size()));
@@ -78,8 +79,20 @@ class FastDiffEncoder final : public DeltaBlockEncoder {
     EncodeDiffKeyHead(key, common, &data_);
     data_.append(ts + ts_common, 8 - ts_common);
     if (!(flag & kSameType)) PutFixed8(&data_, cell.type());
-    if (!(flag & kSameValue)) data_.append(cell.value.data(), cell.value.size());
+    if (!(flag & kSameValue)) AppendValue(cell.value);  // else the previous bytes stay current
   }
+
+ private:
+  // The previous value is where it was written in this block, not a copy (values are the bulk
+  // of the bytes: copying each one again cost more than encoding the key).
+  void AppendValue(const Slice& value) {
+    value_at_ = data_.size();
+    value_len_ = value.size();
+    data_.append(value.data(), value.size());
+  }
+  Slice PreviousValue() const { return Slice(data_.data() + value_at_, value_len_); }
+
+  size_t value_at_ = 0, value_len_ = 0;
 };
 
 class FastDiffDecoder final : public DeltaBlockDecoder {

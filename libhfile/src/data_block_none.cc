@@ -36,8 +36,7 @@ class NoneEncoder final : public DataBlockEncoder {
     } else {
       body->append(data_);
     }
-    used_ = 0;
-    data_.clear();
+    data_.clear();  // used_ still tells the block's size until Reset
   }
 
  private:

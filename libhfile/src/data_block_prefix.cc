@@ -26,7 +26,7 @@ constexpr DataBlockEncoding kEncoding = DataBlockEncoding::kPrefix;
 class PrefixEncoder final : public DeltaBlockEncoder {
  public:
   explicit PrefixEncoder(const CellFormat& format)
-      : DeltaBlockEncoder(kEncoding, format, /*keep_prev_value=*/false) {}
+      : DeltaBlockEncoder(kEncoding, format) {}
 
  protected:
   void EncodeKeyValue(const Cell& cell) override {

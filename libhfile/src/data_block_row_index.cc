@@ -142,8 +142,7 @@ class RowIndexEncoder final : public DataBlockEncoder {
     } else {
       body->append(data_);
     }
-    data_.clear();
-    used_ = kIdSize;
+    data_.clear();  // used_ and row_offsets_ still tell the block's sizes until Reset
   }
 
  private:

@@ -176,6 +176,10 @@ TEST_P(CodecTest, RoundTrip) {
       EXPECT_EQ(static_cast<uint16_t>(encoding()), DecodeFixed16BE(body.data()));
       EXPECT_EQ(unencoded, DecodeFixed32BE(body.data() + 2));
       EXPECT_EQ(body.size() - 6, enc->EncodedSize());
+    } else if (encoding() == DataBlockEncoding::kNone) {
+      EXPECT_EQ(body.size(), enc->EncodedSize());
+    } else if (encoding() == DataBlockEncoding::kRowIndexV1) {
+      EXPECT_EQ(body.size(), 2 + enc->EncodedSize() + 4 + 4);  // id, cells + offsets, count, size
     }
     std::vector<OwnedCell> got;
     Status s = DecodeAll(dec->get(), body, &got);
