@@ -1,7 +1,6 @@
 #include "hfile/cell.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "coding.h"
 
@@ -174,19 +173,6 @@ int CompareValidKeys(ComparatorKind kind, const Slice& a, const Slice& b, KeyFie
   return 0;
 }
 
-// Index of the first byte at which a and b differ, or n if their first n bytes are equal.
-inline size_t Mismatch(const char* a, const char* b, size_t n) {
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;  // little-endian
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
 inline int ByteOrder(const char* a, const char* b, size_t i) {
   return static_cast<uint8_t>(a[i]) < static_cast<uint8_t>(b[i]) ? -1 : 1;
 }
@@ -202,7 +188,7 @@ int CompareDefaultKeys(const Slice& a, const Slice& b, KeyField* differs) {
     return CompareValidKeys(ComparatorKind::kDefault, a, b, differs);  // fields do not line up
   }
   const size_t r = ra, f = static_cast<uint8_t>(pa[2 + r]);
-  const size_t m = Mismatch(pa, pb, std::min(a.size(), b.size()));
+  const size_t m = CommonPrefixLength(pa, pb, std::min(a.size(), b.size()));
   if (m < 2 + r) {
     *differs = KeyField::kRow;
     return ByteOrder(pa, pb, m);

@@ -7,28 +7,20 @@
 #include "coding.h"
 
 namespace hfile {
-namespace {
-
-size_t CommonBytes(const char* a, const char* b, size_t n) {
-  size_t i = 0;
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
-}  // namespace
 
 size_t FlatKeyCommonPrefix(const Slice& cur, const Slice& prev, bool with_ts_type) {
   const size_t row_len = KeyRowLength(cur);
   if (row_len != KeyRowLength(prev)) return cur[0] == prev[0] ? 1 : 0;
-  const size_t row_common = CommonBytes(cur.data() + 2, prev.data() + 2, row_len);
+  const size_t row_common = CommonPrefixLength(cur.data() + 2, prev.data() + 2, row_len);
   size_t n = 2 + row_common;
   if (row_common != row_len) return n;
   n += 1 + cur.byte(2 + row_len);  // family: bypassFamilyCheck, one family per file
   const Slice q1 = KeyQualifier(cur), q2 = KeyQualifier(prev);
-  const size_t q_common = CommonBytes(q1.data(), q2.data(), std::min(q1.size(), q2.size()));
+  const size_t q_common =
+      CommonPrefixLength(q1.data(), q2.data(), std::min(q1.size(), q2.size()));
   n += q_common;
   if (!with_ts_type || std::max(q1.size(), q2.size()) != q_common) return n;
-  const size_t ts_common = CommonBytes(cur.end() - 9, prev.end() - 9, 8);
+  const size_t ts_common = CommonPrefixLength(cur.end() - 9, prev.end() - 9, 8);
   n += ts_common;
   if (ts_common != 8) return n;
   if (KeyTypeByte(cur) == KeyTypeByte(prev)) n += 1;

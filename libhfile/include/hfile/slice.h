@@ -71,22 +71,26 @@ inline bool operator==(const Slice& a, const Slice& b) {
 }
 inline bool operator!=(const Slice& a, const Slice& b) { return !(a == b); }
 
-inline int Slice::compare(const Slice& b) const {
-  // Eight bytes at a time as big-endian words: keys are compared several times per cell in
-  // merges and writes, and rows and qualifiers are short enough that a memcmp call costs more
-  // than the comparison.
-  const size_t min_len = size_ < b.size_ ? size_ : b.size_;
+// Length of the common prefix of the n bytes at a and at b. Eight bytes at a time: keys, rows
+// and qualifiers are compared several times per cell in merges, writes and delta encodings, and
+// they are short enough that a memcmp call costs more than the comparison.
+inline size_t CommonPrefixLength(const char* a, const char* b, size_t n) {
   size_t i = 0;
-  for (; i + 8 <= min_len; i += 8) {
+  for (; i + 8 <= n; i += 8) {
     unsigned long long x, y;
-    std::memcpy(&x, data_ + i, 8);
-    std::memcpy(&y, b.data_ + i, 8);
-    if (x != y) return __builtin_bswap64(x) < __builtin_bswap64(y) ? -1 : +1;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;  // little-endian
   }
-  for (; i < min_len; ++i) {
-    const unsigned char x = static_cast<unsigned char>(data_[i]);
-    const unsigned char y = static_cast<unsigned char>(b.data_[i]);
-    if (x != y) return x < y ? -1 : +1;
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+inline int Slice::compare(const Slice& b) const {
+  const size_t min_len = size_ < b.size_ ? size_ : b.size_;
+  const size_t i = CommonPrefixLength(data_, b.data_, min_len);
+  if (i < min_len) {
+    return static_cast<unsigned char>(data_[i]) < static_cast<unsigned char>(b.data_[i]) ? -1 : +1;
   }
   if (size_ < b.size_) return -1;
   if (size_ > b.size_) return +1;
