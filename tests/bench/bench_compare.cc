@@ -576,7 +576,7 @@ Status Run(const Args& a, Measurement* m) {
       return Status::InvalidArgument("unknown op", op);
     }
 #else
-    return Unavailable(m, "built without RocksDB");
+    return Status::NotSupported("hfile-bench was built without RocksDB (-DHFILE_WITH_ROCKSDB=OFF or librocksdb-dev absent)");
 #endif
   } else if (impl == "floor") {
     // The floor's time is only the codec + checksum (+ the file I/O) part of the work.
