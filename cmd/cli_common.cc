@@ -2,9 +2,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <ostream>
 
@@ -37,6 +39,27 @@ void PrintError(std::ostream& err, const std::string& tool, const Status& s) {
 }
 
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+namespace {
+std::atomic<bool> g_interrupted{false};
+volatile sig_atomic_t g_signal = 0;
+
+void OnInterrupt(int sig) {
+  g_signal = sig;
+  g_interrupted.store(true);
+}
+}  // namespace
+
+const std::atomic<bool>* InstallInterruptHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = OnInterrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;  // a second signal acts as if there were no handler
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &sa, nullptr);
+  return &g_interrupted;
+}
+
+int InterruptExitCode() { return g_signal ? 128 + g_signal : 0; }
 
 std::vector<region::RegionSet> OpenRegionSets(const RegionArgs& args, const std::string& tool,
                                               std::ostream& err, int* code) {

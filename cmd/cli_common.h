@@ -8,6 +8,7 @@
 #ifndef HFILE_CMD_CLI_COMMON_H_
 #define HFILE_CMD_CLI_COMMON_H_
 
+#include <atomic>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -35,6 +36,12 @@ int WorseExitCode(int a, int b);
 void PrintError(std::ostream& err, const std::string& tool, const Status& s);
 // True iff stderr is a terminal (progress output goes there only then).
 bool StderrIsTerminal();
+
+// Writing tools: SIGINT, SIGTERM and SIGHUP set the returned flag, which the library polls to
+// stop, remove its temporary output and roll back (a second signal acts as if there were no
+// handler). After such a stop the tool exits with InterruptExitCode(): 128 + the signal number.
+const std::atomic<bool>* InstallInterruptHandlers();
+int InterruptExitCode();
 
 // What --table/--region/--snapshot/--root name. With --root, --table takes "ns:name" and
 // --snapshot a snapshot name; without it, both take directories.

@@ -19,7 +19,7 @@ struct RewriteFlags {
   std::string out_dir, compression, encoding, bloom, checksum;
   std::optional<int> level;
   std::optional<uint32_t> block_size;
-  bool json = false, compare = false;
+  bool json = false, compare = false, in_place = false, trust_inputs = false;
   uint64_t sample_blocks = 0;
 };
 
@@ -166,6 +166,12 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   app.add_option("--bloom", f.bloom, "NONE|ROW|ROWCOL|ROWPREFIX_FIXED_LENGTH[:LEN] (default: keep)");
   app.add_option("--blocksize", f.block_size, "Data block size in bytes (default: inferred)");
   app.add_option("--checksum", f.checksum, "NULL|CRC32|CRC32C (default: keep)");
+  app.add_flag("--in-place", f.in_place,
+               "Allow OUT to be IN itself: the new file replaces it only once written, fsynced "
+               "and verified");
+  app.add_flag("--trust-inputs", f.trust_inputs,
+               "Skip the full verification of each input (the cheap trailer/block checks and the "
+               "cell count still run)");
   app.add_flag("--json", f.json, "Print one JSON object per file (per combination with --compare)");
   app.add_flag("--compare", f.compare,
                "Try codec/encoding/block-size combinations and print a table; writes nothing");
@@ -193,6 +199,9 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
     return kExitUsage;
   }
   const bool progress = StderrIsTerminal() && !f.json;
+  ro.in_place = f.in_place;
+  ro.verify_input = !f.trust_inputs;
+  ro.cancel = InstallInterruptHandlers();
   int code = kExitOk;
   for (const auto& [in, out_path] : jobs) {
     if (progress) {
@@ -201,10 +210,20 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
                            total ? 100.0 * n / total : 100.0)
             << std::flush;
       };
+      ro.verifying = [&err, out_path = out_path] {
+        err << fmt::format("\r\033[Kverifying {}", out_path) << std::flush;
+      };
     }
     RewriteResult r;
     Status s = RewriteFile(in, out_path, ro, &r);
     if (progress) err << "\r\033[K" << std::flush;
+    for (const auto& stale : r.stale_removed)
+      err << "hfile-rewrite: removed " << stale << ", left by an earlier run that was killed\n";
+    if (int sig = InterruptExitCode()) {
+      err << "hfile-rewrite: interrupted; " << out_path << " was not written, " << in
+          << " is untouched\n";
+      return sig;
+    }
     if (!s.ok()) {
       PrintError(err, "hfile-rewrite", s);
       code = WorseExitCode(code, ExitCodeFor(s));

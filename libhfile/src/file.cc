@@ -1,5 +1,7 @@
 #include "file.h"
 
+#include "hfile/temp_files.h"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -66,10 +68,7 @@ void RandomAccessFile::AdviseSequential() const {
 }
 
 Result<std::unique_ptr<WritableFile>> WritableFile::Create(const std::string& path) {
-  auto slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmp = fmt::format("{}/.{}.tmp-{}", dir, base, ::getpid());
+  std::string tmp = TempPathFor(path, "tmp", ::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return ErrnoStatus("cannot create", tmp, errno);
   return std::unique_ptr<WritableFile>(new WritableFile(path, tmp, fd));

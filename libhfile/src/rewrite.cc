@@ -1,12 +1,19 @@
-// RewriteFile: input settings + overrides -> Writer; copy cells and meta blocks; read back and
-// compare; VerifyFile. Nothing stays at the output path unless every check passed.
+// RewriteFile: check the input; input settings + overrides -> Writer into a staging name; copy
+// cells and meta blocks; read back and compare; VerifyFile; only then rename to the output path.
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
-#include <filesystem>
+#include <cstring>
 #include <random>
 
+#include "hfile/input_check.h"
 #include "hfile/rewrite.h"
+#include "hfile/temp_files.h"
 #include "hfile/verify.h"
 
 namespace hfile {
@@ -80,11 +87,65 @@ Status CompareFileContents(const Reader& a, const Reader& b) {
   return Status::OK();
 }
 
+namespace {
+
+// True when `a` and `b` are one file (same device and inode): a path, a hard link, a symlink.
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat x, y;
+  return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev &&
+         x.st_ino == y.st_ino;
+}
+
+bool Cancelled(const RewriteOptions& o) {
+  return o.cancel && o.cancel->load(std::memory_order_relaxed);
+}
+
+Status Interrupted(const std::string& out_path) {
+  return Status::IOError("interrupted: nothing was written to", out_path);
+}
+
+// Removes the staging file unless released (every early return of RewriteFile).
+class StagingGuard {
+ public:
+  explicit StagingGuard(std::string path) : path_(std::move(path)) {}
+  ~StagingGuard() {
+    if (!path_.empty()) ::unlink(path_.c_str());
+  }
+  void Release() { path_.clear(); }
+
+ private:
+  std::string path_;
+};
+
+Status SyncParentDir(const std::string& path) {
+  auto slash = path.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return Status::IOError("cannot open the output directory", dir);
+  int rc = ::fsync(fd);
+  ::close(fd);
+  if (rc != 0) return Status::IOError("cannot fsync the output directory", dir);
+  return Status::OK();
+}
+
+}  // namespace
+
 Status RewriteFile(const std::string& in_path, const std::string& out_path,
                    const RewriteOptions& options, RewriteResult* result) {
   RewriteResult local;
   RewriteResult* res = result ? result : &local;
+  if (!options.in_place && SameFile(in_path, out_path)) {
+    return Status::InvalidArgument(
+        fmt::format("the output {} is the input {} itself (same file); give another output, or "
+                    "--in-place to replace the input once the new file is verified",
+                    out_path, in_path));
+  }
   HFILE_ASSIGN_OR_RETURN(auto in, Reader::Open(in_path));
+  InputCheckOptions check;
+  check.full = options.verify_input;
+  InputCheckReport checked;
+  HFILE_RETURN_IF_ERROR(CheckInput(*in, check, &checked));
+  res->input_warnings = checked.warnings;
   HFILE_ASSIGN_OR_RETURN(WriterOptions o, WriterOptionsFromFile(*in));
   if (options.block_size) {
     o.block_size = *options.block_size;
@@ -94,55 +155,78 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
   HFILE_RETURN_IF_ERROR(ApplyOverrides(options, &o));
   res->settings = o;
   res->input_size = in->file_size();
+  HFILE_RETURN_IF_ERROR(RemoveStaleTempFiles(out_path, &res->stale_removed));
 
+  const std::string staging = TempPathFor(out_path, "rewrite", ::getpid());
+  StagingGuard guard(staging);
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t total = in->trailer().entry_count;
   WriterStats stats;
   {
-    HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(out_path, o));
+    HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(staging, o));
     auto it = in->NewIterator();
     uint64_t n = 0;
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      Status s = w->Append(it->cell());
-      if (!s.ok()) {  // the input breaks the cell order: it is damaged
-        return Status::Corruption(fmt::format("{}: {}", in_path, s.message()));
+      if (Status s = w->Append(it->cell()); !s.ok()) {
+        // The Writer refuses a cell only when it breaks the order (the input is damaged);
+        // anything else is the output's file system.
+        if (s.IsInvalidArgument()) return Status::Corruption(in_path, s.message());
+        return s.WithContext("writing " + out_path);
       }
-      if (options.progress && (++n & 0xFFFF) == 0) options.progress(n, total);
+      ++n;
+      if ((n & 0xFFF) == 0) {
+        if (Cancelled(options)) return Interrupted(out_path);
+        if (options.progress && (n & 0xFFFF) == 0) options.progress(n, total);
+      }
     }
     HFILE_RETURN_IF_ERROR(it->status().WithContext(in_path));
+    HFILE_RETURN_IF_ERROR(CheckCellsRead(*in, n));
     for (const auto& name : in->MetaBlockNames()) {
       HFILE_ASSIGN_OR_RETURN(std::string bytes, in->ReadMetaBlock(name));
       HFILE_RETURN_IF_ERROR(w->AppendMetaBlock(name, bytes));
       ++res->meta_blocks;
     }
-    HFILE_RETURN_IF_ERROR(w->Finish(&stats));
+    if (Cancelled(options)) return Interrupted(out_path);
+    if (Status s = w->Finish(&stats); !s.ok()) return s.WithContext("writing " + out_path);
     if (options.progress) options.progress(total, total);
   }
   res->write_seconds = SecondsSince(t0);
   res->cells = stats.entries;
   res->output_size = stats.file_size;
   res->output_data_blocks = stats.data_blocks;
-  if (!options.verify) return Status::OK();
 
-  const auto t1 = std::chrono::steady_clock::now();
-  auto fail = [&](Status s) {
-    std::error_code ec;
-    std::filesystem::remove(out_path, ec);
-    return Status::Corruption(fmt::format("verification of {} failed: {}", out_path, s.ToString()));
-  };
-  auto out = Reader::Open(out_path);
-  if (!out.ok()) return fail(out.status());
-  Status s = CompareFileContents(*in, **out);
-  if (!s.ok()) return fail(s);
-  VerifyReport rep = VerifyFile(out_path, VerifyOptions());
-  if (!rep.clean() || rep.warning_count > 0) {
-    return fail(Status::Corruption(fmt::format(
-        "{} errors, {} warnings; first: {}", rep.problem_count, rep.warning_count,
-        rep.problems.empty() ? rep.open_status.ToString() : rep.problems[0].what)));
+  if (options.verify) {
+    if (options.verifying) options.verifying();
+    const auto t1 = std::chrono::steady_clock::now();
+    // A read error on the new file is the output's I/O problem; a difference is corruption.
+    auto fail = [&](const Status& s) {
+      if (s.IsIOError() || s.IsNotFound()) return s.WithContext("verifying " + out_path);
+      return Status::Corruption(
+          fmt::format("verification of {} failed: {}", out_path, s.ToString()));
+    };
+    auto out = Reader::Open(staging);
+    if (!out.ok()) return fail(out.status());
+    if (Status s = CompareFileContents(*in, **out); !s.ok()) return fail(s);
+    if (Cancelled(options)) return Interrupted(out_path);
+    VerifyReport rep = VerifyFile(staging, VerifyOptions());
+    if (!rep.open_status.ok()) return fail(rep.open_status);
+    // Warnings the input already had (e.g. HBase's own bloom misses) may carry over.
+    const uint64_t allowed_warnings = checked.verified ? checked.warnings : 0;
+    if (rep.problem_count > 0 || rep.warning_count > allowed_warnings) {
+      return fail(Status::Corruption(fmt::format(
+          "{} errors, {} warnings; first: {}", rep.problem_count, rep.warning_count,
+          rep.problems.empty() ? std::string("-") : rep.problems[0].what)));
+    }
+    res->output_data_blocks = rep.data_blocks;
+    res->verify_seconds = SecondsSince(t1);
   }
-  res->output_data_blocks = rep.data_blocks;
-  res->verify_seconds = SecondsSince(t1);
-  return Status::OK();
+  if (Cancelled(options)) return Interrupted(out_path);
+  if (::rename(staging.c_str(), out_path.c_str()) != 0) {
+    return Status::IOError(fmt::format("cannot rename {} to {}", staging, out_path),
+                           std::strerror(errno));
+  }
+  guard.Release();
+  return SyncParentDir(out_path);
 }
 
 }  // namespace hfile

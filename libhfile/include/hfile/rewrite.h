@@ -4,6 +4,7 @@
 #ifndef HFILE_REWRITE_H_
 #define HFILE_REWRITE_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -29,8 +30,18 @@ struct RewriteOptions {
   std::optional<uint32_t> index_block_max_size;
   std::optional<uint32_t> index_min_entries;
   bool verify = true;  // read the output back and compare every cell; run VerifyFile
+  // false: only CheckInput's cheap checks on the input, not VerifyFile's full check
+  // (--trust-inputs). The cells read are compared with the trailer either way.
+  bool verify_input = true;
+  // The output may name the input itself (same inode: a hard link, a symlink, the same path);
+  // it is then replaced only after the new file is complete, fsynced and verified.
+  bool in_place = false;
+  // Set (by a signal handler) to stop: the output is removed, the input left alone.
+  const std::atomic<bool>* cancel = nullptr;
   // Called now and then with (cells copied, total cells).
   std::function<void(uint64_t, uint64_t)> progress;
+  // Called when the write is done and the read-back verification starts.
+  std::function<void()> verifying;
 };
 
 struct RewriteResult {
@@ -40,6 +51,8 @@ struct RewriteResult {
   uint64_t input_size = 0, output_size = 0;
   uint64_t output_data_blocks = 0;
   double write_seconds = 0, verify_seconds = 0;
+  uint64_t input_warnings = 0;          // VerifyFile warnings of the input (when verified)
+  std::vector<std::string> stale_removed;  // temp files of killed earlier runs, removed
 };
 
 // The settings `in` was written with, as far as the file records them: codec, encoding, tags,
@@ -54,8 +67,17 @@ Result<WriterOptions> WriterOptionsFromFile(const Reader& in);
 // largest power of two <= the smallest such block (65536 when there is one block or none).
 Result<uint32_t> InferBlockSize(const Reader& in);
 
-// Rewrites `in_path` to `out_path`. Corruption if the input is damaged or the output does not
-// read back equal; nothing is left at out_path on error.
+// Rewrites `in_path` to `out_path`:
+//   1. the input is checked (CheckInput; VerifyFile unless !verify_input);
+//   2. the output is written to <dir>/.<name>.rewrite-<pid> (fsynced), the cells read compared
+//      with the input's entry count;
+//   3. it is read back and compared cell for cell with the input, and VerifyFile'd;
+//   4. only then renamed to `out_path` (directory fsynced).
+// Nothing is left under out_path (or the staging name) on error, and the input is never
+// touched. Errors: InvalidArgument when out_path is the input and !in_place; Corruption when the
+// input is damaged or the output does not read back equal; IOError (naming the output) when the
+// output cannot be written; Aborted-as-IOError "interrupted" when `cancel` was set.
+// Temp files left by killed earlier runs for the same out_path are removed first.
 Status RewriteFile(const std::string& in_path, const std::string& out_path,
                    const RewriteOptions& options, RewriteResult* result);
 

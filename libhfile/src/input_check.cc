@@ -1,0 +1,101 @@
+// CheckInput / CheckCellsRead (hfile/input_check.h): the trailer's claims about the data section
+// against the block headers actually there, and the cells a tool read against the entry count.
+#include "hfile/input_check.h"
+
+#include <fmt/format.h>
+
+#include "block_reader.h"
+#include "reader_internal.h"
+
+namespace hfile {
+
+namespace {
+
+Status Refuse(const Reader& r, int64_t offset, const std::string& what) {
+  std::string where = offset >= 0 ? fmt::format("offset {}: ", offset) : "";
+  return Status::Corruption(
+      fmt::format("{}: {}{} (the input is refused: a writing tool never trusts a trailer that "
+                  "denies the file's own blocks)",
+                  r.path(), where, what));
+}
+
+// Walks the headers of [0, load-on-open): counts data blocks, notes the first one.
+Status WalkDataSection(const Reader& r, uint64_t* data_blocks, int64_t* first_data) {
+  const Reader::Rep& rep = r.rep();
+  BlockReader br = rep.NewBlockReader();
+  const uint64_t end = rep.trailer.load_on_open_data_offset;
+  *data_blocks = 0;
+  *first_data = -1;
+  for (uint64_t offset = 0; offset < end;) {
+    BlockHeader h;
+    if (Status s = br.ReadHeader(offset, &h); !s.ok()) {
+      return Refuse(r, static_cast<int64_t>(offset), "unreadable block header: " + s.message());
+    }
+    if (IsDataBlock(h.type)) {
+      if (*first_data < 0) *first_data = static_cast<int64_t>(offset);
+      ++*data_blocks;
+    }
+    const uint64_t size = h.on_disk_size_with_header();
+    if (size <= h.header_size || size > end - offset) {
+      return Refuse(r, static_cast<int64_t>(offset),
+                    fmt::format("{} block of {} bytes runs past the load-on-open section at {}",
+                                BlockTypeName(h.type), size, end));
+    }
+    offset += size;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CheckInput(const Reader& reader, const InputCheckOptions& options,
+                  InputCheckReport* report) {
+  InputCheckReport local;
+  InputCheckReport* rep = report ? report : &local;
+  const Trailer& t = reader.trailer();
+  int64_t first_data = -1;
+  HFILE_RETURN_IF_ERROR(WalkDataSection(reader, &rep->data_blocks, &first_data));
+  if (rep->data_blocks > 0 && t.entry_count == 0) {
+    return Refuse(reader, first_data,
+                  fmt::format("{} data block(s) present, the trailer says entry_count 0",
+                              rep->data_blocks));
+  }
+  if (rep->data_blocks > 0 && t.data_index_count == 0) {
+    return Refuse(reader, first_data,
+                  fmt::format("{} data block(s) present, the trailer says data_index_count 0",
+                              rep->data_blocks));
+  }
+  if (first_data != t.first_data_block_offset) {
+    return Refuse(reader, first_data,
+                  fmt::format("the first data block is at {}, the trailer says {}", first_data,
+                              t.first_data_block_offset));
+  }
+  if (rep->data_blocks == 0 && (t.entry_count > 0 || t.data_index_count > 0)) {
+    return Refuse(reader, -1,
+                  fmt::format("no data block, the trailer says {} cell(s) in {} index entries",
+                              t.entry_count, t.data_index_count));
+  }
+  if (!options.full) return Status::OK();
+  VerifyReport v = VerifyFile(reader.path(), options.verify);
+  rep->verified = true;
+  rep->warnings = v.warning_count;
+  if (!v.open_status.ok()) return v.open_status;
+  if (v.problem_count > 0) {
+    const VerifyProblem& p = v.problems.front();
+    return Status::Corruption(fmt::format(
+        "{}: does not verify ({} error(s); first: {}{}{}); the input is refused (hfile verify "
+        "lists every problem)",
+        reader.path(), v.problem_count, p.offset >= 0 ? fmt::format("offset {}: ", p.offset) : "",
+        p.block.empty() ? "" : p.block + " block: ", p.what));
+  }
+  return Status::OK();
+}
+
+Status CheckCellsRead(const Reader& reader, uint64_t cells_read) {
+  if (cells_read == reader.trailer().entry_count) return Status::OK();
+  return Refuse(reader, -1,
+                fmt::format("{} cell(s) read, the trailer's entry count is {}", cells_read,
+                            reader.trailer().entry_count));
+}
+
+}  // namespace hfile
