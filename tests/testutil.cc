@@ -19,6 +19,11 @@ std::string RealDataDir() {
   return fs::is_directory(d) ? d : "";
 }
 
+std::string DefectsDir() {
+  std::string d = std::string(HFILE_SHARED_DIR) + "/testdata/defects";
+  return fs::is_directory(d) ? d : "";
+}
+
 std::string FuzzSeedDir() {
   std::string d = std::string(HFILE_SHARED_DIR) + "/testdata/fuzz-seeds";
   return fs::is_directory(d) ? d : "";

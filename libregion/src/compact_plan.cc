@@ -195,7 +195,8 @@ void PlanStore(const FamilyDir& dir, const FamilyDescriptor& family, const Table
   for (const auto& sf : dir.store_files) {
     auto c = ReadCandidate(sf);
     if (!c.ok()) {
-      sp->skip_reason = "cannot read " + sf.path + ": " + c.status().ToString();
+      // Never compact around an unreadable file: its cells would be lost from the output.
+      sp->error = c.status().WithContext("cannot read a store file");
       return;
     }
     all.push_back(std::move(*c));
@@ -284,6 +285,10 @@ Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOpti
       StorePlan sp;
       sp.region_dir = rd;
       sp.encoded_region = rp.encoded_name;
+      if (region.info) {
+        sp.start_key = region.info->start_key;
+        sp.end_key = region.info->end_key;
+      }
       PlanStore(*dir, fam, desc, o, now, &sp);
       rp.stores.push_back(std::move(sp));
     }

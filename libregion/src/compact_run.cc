@@ -3,6 +3,7 @@
 // -> rename into the family dir -> archive the replaced files (region/compact.h).
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -11,9 +12,11 @@
 
 #include "compact_internal.h"
 #include "fs_util.h"
+#include "hfile/input_check.h"
 #include "hfile/reader.h"
 #include "hfile/rewrite.h"
 #include "hfile/verify.h"
+#include "input_guard.h"
 #include "region/compact.h"
 #include "region/merging_iterator.h"
 #include "region/store_file_reader.h"
@@ -124,21 +127,32 @@ CompactionOptions MatcherOptions(const FamilyDescriptor& f, const StorePlan& sp,
 struct OpenInputs {
   std::vector<std::unique_ptr<StoreFileReader>> readers;
   CountingIterator* counter = nullptr;
-  std::vector<CountingIterator*> per_input;  // cells read from each input (a half reads fewer)
+  std::vector<InputGuard*> guards;  // per input: cells read (a half reads fewer), checks
   std::unique_ptr<CellIterator> compacted;
   uint64_t total_cells = 0;
 };
 
 // Opens every input as HBase's StoreFileScanner reads it: a Reference's half of the parent's
-// file, a link's target, bulk-loaded files with their file sequence id.
+// file, a link's target, bulk-loaded files with their file sequence id. Each file is checked
+// before any of its cells is used, and guarded while it streams (family, region range).
 Status OpenMerge(const StorePlan& sp, const CompactionOptions& co, const CompactOptions& o,
                  CompactionStats* stats, OpenInputs* out) {
   std::vector<std::unique_ptr<CellIterator>> its;
+  InputCheckOptions check;
+  check.full = o.verify_inputs;
   for (const auto& in : sp.inputs) {  // already in scanner order
     HFILE_ASSIGN_OR_RETURN(auto r, StoreFileReader::Open(in.entry));
+    HFILE_RETURN_IF_ERROR(CheckInput(r->hfile(), check));
     out->total_cells += r->hfile().trailer().entry_count;
-    auto it = std::make_unique<CountingIterator>(r->NewIterator(), nullptr);
-    out->per_input.push_back(it.get());
+    InputGuardOptions g;
+    g.path = in.path;
+    g.family = sp.family;
+    g.start_key = sp.start_key;
+    g.end_key = sp.end_key;
+    g.comparator = r->hfile().comparator();
+    g.carry_out_of_range = o.force;
+    auto it = std::make_unique<InputGuard>(r->NewIterator(), std::move(g));
+    out->guards.push_back(it.get());
     its.push_back(std::move(it));
     out->readers.push_back(std::move(r));
   }
@@ -156,6 +170,21 @@ Status OpenMerge(const StorePlan& sp, const CompactionOptions& co, const Compact
   out->compacted = NewCompactionIterator(std::move(counting), co, stats);
   out->compacted->SeekToFirst();
   return Status::OK();
+}
+
+// After the merge: every whole file gave as many cells as its trailer says (a Reference reads
+// only its half of the parent's file, which CheckInput checked whole).
+Status CheckInputsRead(const StorePlan& sp, const OpenInputs& in, StoreResult* r) {
+  for (size_t i = 0; i < in.readers.size(); ++i) {
+    r->out_of_range += in.guards[i]->out_of_range();
+    if (sp.inputs[i].reference) continue;
+    HFILE_RETURN_IF_ERROR(CheckCellsRead(in.readers[i]->hfile(), in.guards[i]->cells()));
+  }
+  return Status::OK();
+}
+
+bool Cancelled(const CompactOptions& o) {
+  return o.cancel && o.cancel->load(std::memory_order_relaxed);
 }
 
 void Check(const CompactOptions& o, const std::string& step) {
@@ -186,6 +215,7 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
       uint64_t out_bytes = 0;
       for (; it->Valid(); it->Next()) out_bytes += CellBytes(it->cell());
       HFILE_RETURN_IF_ERROR(it->status());
+      HFILE_RETURN_IF_ERROR(CheckInputsRead(sp, in, r));
       // Output cell bytes scaled by the inputs' on-disk bytes per cell byte, counting of a
       // Reference only the share of the parent's file its half read.
       double disk_read = 0;
@@ -193,7 +223,7 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
         const uint64_t cells = in.readers[i]->hfile().trailer().entry_count;
         if (cells > 0)
           disk_read += static_cast<double>(sp.inputs[i].size) *
-                       static_cast<double>(in.per_input[i]->cells()) / static_cast<double>(cells);
+                       static_cast<double>(in.guards[i]->cells()) / static_cast<double>(cells);
       }
       const uint64_t in_bytes = in.counter->bytes();
       r->bytes_out = in_bytes ? static_cast<uint64_t>(static_cast<double>(out_bytes) *
@@ -216,18 +246,28 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
       auto w = Writer::Create(tmp_path, wo);
       if (!w.ok()) return rollback(w.status());
       bool first = true;
+      uint64_t n = 0;
       for (; it->Valid(); it->Next()) {
-        if (Status s = (*w)->Append(it->cell()); !s.ok())
-          return rollback(Status::Corruption("inputs out of order: " + s.ToString()));
+        if (Status s = (*w)->Append(it->cell()); !s.ok()) {
+          // The Writer refuses a cell only when it breaks the order; else it is the output.
+          if (s.IsInvalidArgument())
+            return rollback(Status::Corruption("inputs out of order: " + s.ToString()));
+          return rollback(s.WithContext("writing " + tmp_path));
+        }
         if (first) Check(o, "output-started"), first = false;
+        if ((++n & 0xFFF) == 0 && Cancelled(o))
+          return rollback(Status::IOError("interrupted", "the store was rolled back"));
       }
       if (!it->status().ok()) return rollback(it->status());
+      if (Status s = CheckInputsRead(sp, in, r); !s.ok()) return rollback(s);
       WriterStats ws;
-      if (Status s = (*w)->Finish(&ws); !s.ok()) return rollback(s);
+      if (Status s = (*w)->Finish(&ws); !s.ok()) return rollback(s.WithContext("writing " + tmp_path));
       r->bytes_out = ws.file_size;
     }
     Check(o, "output-written");
     VerifyReport rep = VerifyFile(tmp_path, VerifyOptions());
+    if (rep.open_status.IsIOError() || rep.open_status.IsNotFound())
+      return rollback(rep.open_status.WithContext("verifying " + tmp_path));
     if (!rep.clean() || rep.cells != stats.output_cells) {
       return rollback(Status::Corruption(fmt::format(
           "verification of {} failed ({} cells, expected {}): {}", tmp_path, rep.cells,
@@ -235,17 +275,20 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
           rep.problems.empty() ? rep.open_status.ToString() : rep.problems[0].what)));
     }
     Check(o, "output-verified");
+    if (Cancelled(o)) return rollback(Status::IOError("interrupted", "the store was rolled back"));
     if (::rename(tmp_path.c_str(), JoinPath(sp.family_dir, j.output).c_str()) != 0)
       return rollback(Status::IOError("cannot move the output into", sp.family_dir));
+    r->output = j.output;
+    r->committed = true;  // from here on a rerun rolls forward
     HFILE_RETURN_IF_ERROR(SyncDir(sp.family_dir));
     HFILE_RETURN_IF_ERROR(SyncDir(JoinPath(sp.region_dir, ".tmp")));
-    r->output = j.output;
     Check(o, "committed");
   } else if (o.dry_run) {
     r->seconds = SecondsSince(t0);
     return Status::OK();
   } else {
     HFILE_RETURN_IF_ERROR(WriteJournal(sp.region_dir, j));  // nothing to commit: dispose only
+    r->committed = true;
     Check(o, "journal-written");
   }
   for (const auto& name : j.Replaced()) {
@@ -273,7 +316,11 @@ Status Compact(const CompactionPlan& plan, const CompactOptions& options, Compac
   auto loaded = ReadTableDescriptor(plan.table_dir);
   if (!loaded.ok()) return loaded.status();
   Status result = Status::OK();
+  Status first_failure;
+  std::vector<std::string> not_committed;  // "<region>/<family>"
+  bool stop = false;
   for (const RegionPlan& planned : plan.regions) {
+    if (stop) break;
     if (!planned.blockers.empty() || (!planned.refusals.empty() && !o.force)) {
       for (const auto& why : planned.blockers)
         report->refused.push_back(planned.encoded_name + ": " + why);
@@ -321,10 +368,24 @@ Status Compact(const CompactionPlan& plan, const CompactOptions& options, Compac
         report->stores.push_back(std::move(r));
         continue;
       }
-      const FamilyDescriptor* fam = loaded->descriptor.FindFamily(sp.family);
-      Status s = RunStore(plan, sp, *fam, o, o.now_ms, disposal_for(sp.family), &r);
+      Status s = sp.error;
+      if (s.ok() && Cancelled(o)) s = Status::IOError("interrupted", "the store was not started");
+      if (s.ok()) {
+        const FamilyDescriptor* fam = loaded->descriptor.FindFamily(sp.family);
+        s = RunStore(plan, sp, *fam, o, o.now_ms, disposal_for(sp.family), &r);
+      }
+      if (!s.ok()) {
+        r.status = s;
+        if (first_failure.ok()) first_failure = s;
+        if (!r.committed) not_committed.push_back(rp->encoded_name + "/" + sp.family);
+      }
       report->stores.push_back(std::move(r));
-      if (!s.ok()) return s.WithContext(sp.family_dir);
+      // A damaged input refuses its own store only; a failing output file system or an
+      // interrupt would fail every store after it.
+      if (!s.ok() && !s.IsCorruption() && !s.IsNotFound()) {
+        stop = true;
+        break;
+      }
     }
     if (!o.dry_run) {
       std::error_code ec;
@@ -332,6 +393,21 @@ Status Compact(const CompactionPlan& plan, const CompactOptions& options, Compac
     }
   }
   report->seconds = SecondsSince(t0);
+  if (!first_failure.ok()) {
+    size_t committed = 0;
+    for (const auto& st : report->stores) committed += st.committed;
+    std::string summary = fmt::format(
+        "{} store(s) committed, {} not committed ({}){}", committed, not_committed.size(),
+        fmt::join(not_committed, ", "),
+        stop ? "; the run stopped at the first I/O error or interrupt" : "");
+    switch (first_failure.code()) {
+      case Status::Code::kCorruption: return Status::Corruption(summary);
+      case Status::Code::kNotFound: return Status::NotFound(summary);
+      case Status::Code::kNotSupported: return Status::NotSupported(summary);
+      case Status::Code::kInvalidArgument: return Status::InvalidArgument(summary);
+      default: return Status::IOError(summary);
+    }
+  }
   return result;
 }
 

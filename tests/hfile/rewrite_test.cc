@@ -1,12 +1,16 @@
 // RewriteFile / CompareRewrites and the hfile-rewrite tool, run in-process.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <sstream>
 
 #include "cli_common.h"
 #include "hfile/reader.h"
 #include "hfile/rewrite.h"
+#include "hfile/temp_files.h"
 #include "hfile/writer.h"
 #include "testutil.h"
 
@@ -99,6 +103,98 @@ TEST(RewriteTool, CompareTable) {
                     &text),
             0);
   EXPECT_NE(text.find("\"compression\":\"LZ4\""), std::string::npos) << text;
+}
+
+
+// --- a rewrite never loses its input (issue 10) ---
+
+std::string Listing(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += n + "\n";
+  return out;
+}
+
+// D2: a trailer that denies the file's data blocks; D1: a data index count flipped to 0. The
+// rewrite is refused (exit 2) and nothing is left in the output directory, with and without
+// --trust-inputs.
+TEST(RewriteInputs, DamagedTrailerIsRefused) {
+  HFILE_REQUIRE_DEFECTS();
+  for (const char* name : {"trailer-says-empty-100cells.hfile", "trailer-says-empty-namespace.hfile",
+                           "namespace-trailer-byte848-flipped.hfile"}) {
+    for (bool trust : {false, true}) {
+      const std::string dir = test::NewTempDir("rewrite-damaged");
+      std::vector<std::string> args = {test::DefectsDir() + "/" + name, dir + "/out.hfile"};
+      if (trust) args.insert(args.begin(), "--trust-inputs");
+      std::string text;
+      EXPECT_EQ(RunTool(args, &text), cli::kExitCorrupt) << name << "\n" << text;
+      EXPECT_NE(text.find("the input is refused"), std::string::npos) << text;
+      EXPECT_EQ(Listing(dir), "") << name;
+    }
+  }
+}
+
+// D3: OUT naming IN (the same path, or a hard link) is refused unless --in-place, which
+// replaces it only after the new file is verified.
+TEST(RewriteInputs, OutputThatIsTheInputNeedsInPlace) {
+  HFILE_REQUIRE_REAL_DATA();
+  const std::string dir = test::NewTempDir("rewrite-inplace");
+  const std::string in = dir + "/in.hfile", link = dir + "/link.hfile";
+  const std::string original = test::ReadFileOrDie(Real("riverbed/testdata/simple.hfile"));
+  test::WriteFileOrDie(in, original);
+  std::filesystem::create_hard_link(in, link);
+  std::string text;
+  EXPECT_EQ(RunTool({in, in}, &text), cli::kExitUsage) << text;
+  EXPECT_NE(text.find("--in-place"), std::string::npos) << text;
+  EXPECT_EQ(RunTool({"--compression", "GZ", in, link}, &text), cli::kExitUsage) << text;
+  EXPECT_EQ(test::ReadFileOrDie(in), original);
+  EXPECT_EQ(RunTool({"--in-place", "--compression", "GZ", in, in}, &text), 0) << text;
+  auto r = Reader::Open(in);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)->trailer().compression(), Compression::kGz);
+  EXPECT_EQ(test::ReadFileOrDie(link), original);  // the other name keeps the old file
+  EXPECT_EQ(Listing(dir), "in.hfile\nlink.hfile\n");
+}
+
+// D11: temp files of killed runs (every pid in their name gone) are removed by the next run for
+// the same output; a live process's are left alone.
+TEST(RewriteInputs, StaleTempFilesOfKilledRunsAreRemoved) {
+  HFILE_REQUIRE_REAL_DATA();
+  const std::string dir = test::NewTempDir("rewrite-stale");
+  const std::string out = dir + "/out.hfile";
+  const long dead = 999999999;  // above pid_max: no such process
+  const std::string stale1 = TempPathFor(out, "rewrite", dead);
+  const std::string stale2 = TempPathFor(stale1, "tmp", dead);
+  const std::string stale3 = TempPathFor(out, "tmp", dead);
+  const std::string live = TempPathFor(out, "tmp", ::getppid());
+  for (const auto& p : {stale1, stale2, stale3, live}) test::WriteFileOrDie(p, "partial");
+  RewriteResult r;
+  Status s = RewriteFile(Real("riverbed/testdata/simple.hfile"), out, RewriteOptions(), &r);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  std::vector<std::string> removed = r.stale_removed;
+  std::sort(removed.begin(), removed.end());
+  std::vector<std::string> want = {stale1, stale2, stale3};
+  std::sort(want.begin(), want.end());
+  EXPECT_EQ(removed, want);
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(std::filesystem::exists(out));
+}
+
+// A cancel request (SIGINT/SIGTERM in the tool) leaves nothing but the input.
+TEST(RewriteInputs, CancelLeavesNothing) {
+  HFILE_REQUIRE_REAL_DATA();
+  const std::string dir = test::NewTempDir("rewrite-cancel");
+  std::atomic<bool> cancel{true};
+  RewriteOptions o;
+  o.cancel = &cancel;
+  Status s = RewriteFile(Real("hudi-rs/hudi_1_0_hbase_2_4_9_16KB_GZ_20000.hfile"),
+                         dir + "/out.hfile", o, nullptr);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.message().find("interrupted"), std::string::npos) << s.ToString();
+  EXPECT_EQ(Listing(dir), "");
 }
 
 }  // namespace

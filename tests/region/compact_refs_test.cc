@@ -289,14 +289,20 @@ TEST(CompactRefs, MinorRequestAfterSplitTakesEveryFile) {
   for (size_t i = 0; i < sel.size(); ++i) EXPECT_EQ(sel[i], i);
 }
 
-TEST(CompactRefs, UnresolvedReferenceSkipsTheStore) {
+// An input that cannot be read is an error, never a silent skip: the store is refused whole.
+TEST(CompactRefs, UnresolvedReferenceRefusesTheStore) {
   Split s("compact-refs-missing");
   fs::remove(s.parent_dir + "/f/aaaa0001");
   CompactReport rep;
-  ASSERT_TRUE(RunCompact(s.b_dir, Opts(), &rep).ok());
+  Status st = RunCompact(s.b_dir, Opts(), &rep);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("0 store(s) committed, 1 not committed"), std::string::npos)
+      << st.ToString();
   ASSERT_EQ(rep.stores.size(), 1u);
-  EXPECT_NE(rep.stores[0].skipped.find("referenced parent file missing"), std::string::npos)
-      << rep.stores[0].skipped;
+  EXPECT_FALSE(rep.stores[0].committed);
+  EXPECT_NE(rep.stores[0].status.ToString().find("referenced parent file missing"),
+            std::string::npos)
+      << rep.stores[0].status.ToString();
   EXPECT_EQ(Names(s.b_dir + "/f").size(), 2u);
 }
 

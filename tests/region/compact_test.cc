@@ -17,6 +17,7 @@
 #include "region/snapshot.h"
 #include "region/table_descriptor.h"
 #include "region/vector_iterator.h"
+#include "cli_common.h"
 #include "compact_harness.h"
 #include "testutil.h"
 
@@ -68,11 +69,14 @@ V Names(const std::string& dir) {
 struct Table {
   std::string root, table_dir, region_dir, family_dir, region;
 
-  explicit Table(const std::string& name, FamilyDescriptor fam = FamilyDescriptor::WithDefaults("f")) {
+  explicit Table(const std::string& name, FamilyDescriptor fam = FamilyDescriptor::WithDefaults("f"),
+                 std::string start_key = "", std::string end_key = "",
+                 const V& more_families = {}) {
     root = test::NewTempDir(name);
     table_dir = root + "/data/default/t";
     TableDescriptor d(TableName{"default", "t"});
     d.AddFamily(std::move(fam));
+    for (const auto& f : more_families) d.AddFamily(FamilyDescriptor::WithDefaults(f));
     fs::create_directories(table_dir + "/.tabledesc");
     std::string bytes;
     d.EncodeTo(&bytes);
@@ -80,25 +84,28 @@ struct Table {
     RegionInfo ri;
     ri.table = d.name();
     ri.region_id = 1700000000000;
+    ri.start_key = std::move(start_key);
+    ri.end_key = std::move(end_key);
     region = ri.EncodedName();
     region_dir = table_dir + "/" + region;
     family_dir = region_dir + "/f";
     fs::create_directories(family_dir);
+    for (const auto& f : more_families) fs::create_directories(region_dir + "/" + f);
     std::string rb;
     ri.EncodeTo(&rb);
     test::WriteFileOrDie(region_dir + "/.regioninfo", rb);
   }
 
-  // A flush-like store file: cells sorted, MAX_SEQ_ID_KEY = seq.
+  // A flush-like store file: cells sorted, MAX_SEQ_ID_KEY = seq; in family dir `family`.
   std::string AddFile(const std::string& name, std::vector<CellData> cells, int64_t seq,
-                      WriterOptions o = {}) {
+                      WriterOptions o = {}, const std::string& family = "f") {
     std::stable_sort(cells.begin(), cells.end(), [](const CellData& a, const CellData& b) {
       int c = CompareKeys(ComparatorKind::kDefault, a.key, b.key);
       return c != 0 ? c < 0 : a.sequence_id > b.sequence_id;
     });
     o.max_seq_id = seq;
     o.major_compaction = false;
-    std::string path = family_dir + "/" + name;
+    std::string path = region_dir + "/" + family + "/" + name;
     auto w = Writer::Create(path, o);
     EXPECT_TRUE(w.ok());
     for (const auto& c : cells) EXPECT_TRUE((*w)->Append(c.view()).ok());
@@ -446,6 +453,153 @@ TEST(Compact, RealSnapshotRegionsMatchTheExpectedSurvivors) {
   EXPECT_EQ(survivors, expected);
   std::cerr << "real data: " << in << " cells in, " << out << " out, 3 regions\n";
 }
+
+}  // namespace
+}  // namespace hfile::region
+
+namespace hfile::region {
+namespace {
+
+// --- inputs a writing tool must refuse (issue 10: nothing is ever lost) ---
+
+CellData Fam(const char* family, const char* row, int64_t ts, const char* v, uint64_t seq) {
+  return CellData::Make(row, family, "q", ts, KeyType::kPut, v, seq);
+}
+
+std::map<std::string, std::string> Snapshot(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) out[e.path().string()] = test::ReadFileOrDie(e.path().string());
+  return out;
+}
+
+// A store file of family `d` moved into family `f`'s directory (what renaming a family by moving
+// files produces): compaction would rewrite d's cells as f's store. Refused; the good store of
+// family g beside it is still compacted, and the summary says which was committed.
+TEST(CompactInputs, RefusesCellsOfAnotherFamilyAndCommitsTheOtherStores) {
+  Table t("compact-wrong-family", FamilyDescriptor::WithDefaults("f"), "", "", {"g"});
+  t.AddFile("aaaa0001", {P("r1", "q", 100, "v1", 1)}, 1);
+  t.AddFile("aaaa0002", {Fam("d", "r2", 100, "moved", 2)}, 2);
+  t.AddFile("bbbb0001", {Fam("g", "r1", 100, "g1", 3)}, 3, {}, "g");
+  t.AddFile("bbbb0002", {Fam("g", "r2", 100, "g2", 4)}, 4, {}, "g");
+  const auto f_before = Snapshot(t.family_dir);
+  CompactReport rep;
+  Status s = RunCompact(t.table_dir, Opts(), &rep);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_NE(s.message().find("1 store(s) committed, 1 not committed (" + t.region + "/f)"),
+            std::string::npos)
+      << s.ToString();
+  ASSERT_EQ(rep.stores.size(), 2u);
+  const StoreResult& f = rep.stores[0].family == "f" ? rep.stores[0] : rep.stores[1];
+  const StoreResult& g = rep.stores[0].family == "f" ? rep.stores[1] : rep.stores[0];
+  EXPECT_FALSE(f.committed);
+  EXPECT_NE(f.status.message().find("of family 'd'"), std::string::npos) << f.status.ToString();
+  EXPECT_EQ(Snapshot(t.family_dir), f_before);  // untouched
+  EXPECT_TRUE(g.committed && g.status.ok()) << g.status.ToString();
+  EXPECT_EQ(Names(t.region_dir + "/g").size(), 1u);
+  EXPECT_FALSE(fs::exists(t.root + "/archive/data/default/t/" + t.region + "/f"));
+  EXPECT_FALSE(fs::exists(t.region_dir + "/.tmp/hfile-compact.journal"));
+
+  // The tool: exit 2, and the text summary names the store that was not committed.
+  std::ostringstream out, err;
+  const char* argv[] = {"hfile-compact", t.table_dir.c_str()};
+  EXPECT_EQ(cli::RunCompactTool(2, argv, out, err), cli::kExitCorrupt);
+  EXPECT_NE(out.str().find(t.region + "/f: NOT COMMITTED"), std::string::npos) << out.str();
+  EXPECT_NE(err.str().find("1 not committed (" + t.region + "/f)"), std::string::npos)
+      << err.str();
+}
+
+// Cells outside the region's range: refused, or with --force carried and counted.
+TEST(CompactInputs, RefusesCellsOutsideTheRegionUnlessForced) {
+  Table t("compact-out-of-range", FamilyDescriptor::WithDefaults("f"), "b", "m");
+  t.AddFile("aaaa0001", {P("c", "q", 100, "in", 1), P("z", "q", 100, "out", 2)}, 2);
+  t.AddFile("aaaa0002", {P("d", "q", 100, "in", 3)}, 3);
+  const auto before = Snapshot(t.family_dir);
+  CompactReport rep;
+  Status s = RunCompact(t.table_dir, Opts(), &rep);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  ASSERT_EQ(rep.stores.size(), 1u);
+  EXPECT_NE(rep.stores[0].status.message().find("outside the region's range"), std::string::npos)
+      << rep.stores[0].status.ToString();
+  EXPECT_EQ(Snapshot(t.family_dir), before);
+
+  CompactOptions o = Opts();
+  o.force = true;
+  CompactReport forced;
+  ASSERT_TRUE(RunCompact(t.table_dir, o, &forced).ok());
+  ASSERT_EQ(forced.stores.size(), 1u);
+  EXPECT_EQ(forced.stores[0].out_of_range, 1u);
+  EXPECT_EQ(ReadCells(t.family_dir + "/" + forced.stores[0].output),
+            (V{"c/q@100=in", "d/q@100=in", "z/q@100=out"}));
+}
+
+// A cancel request (SIGINT/SIGTERM in the tools) rolls the store back: nothing committed, no
+// temp file, no journal; a rerun then compacts.
+TEST(CompactInputs, CancelRollsBack) {
+  Table t("compact-cancel");
+  ThreeFiles(&t);
+  const auto before = Snapshot(t.family_dir);
+  std::atomic<bool> cancel{true};
+  CompactOptions o = Opts();
+  o.cancel = &cancel;
+  CompactReport rep;
+  Status s = RunCompact(t.table_dir, o, &rep);
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_EQ(Snapshot(t.family_dir), before);
+  EXPECT_TRUE(!fs::exists(t.region_dir + "/.tmp") || fs::is_empty(t.region_dir + "/.tmp"));
+  CompactReport again;
+  ASSERT_TRUE(RunCompact(t.table_dir, Opts(), &again).ok());
+  EXPECT_EQ(Names(t.family_dir).size(), 1u);
+}
+
+// The defects README's D1, D2 and D5: a copy of the HBase 2.2.3 root dir whose namespace store
+// file is replaced by a damaged one. Every variant: exit 2 (or 3), nothing committed, nothing
+// archived, the file untouched; with --trust-inputs too.
+class CompactDefects : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CompactDefects, DamagedNamespaceFileIsRefused) {
+  HFILE_REQUIRE_REAL_DATA();
+  HFILE_REQUIRE_DEFECTS();
+  const std::string defects = test::DefectsDir();
+  const std::string root = test::NewTempDir("compact-defect");
+  fs::copy(test::RealDataDir() + "/hbase-2.2.3-rootdir", root + "/r", fs::copy_options::recursive);
+  fs::remove_all(root + "/r/WALs");
+  for (const auto& e : fs::recursive_directory_iterator(root + "/r"))
+    fs::permissions(e.path(), fs::perms::owner_write, fs::perm_options::add);
+  const std::string table = root + "/r/data/hbase/namespace";
+  const std::string ns_file =
+      table + "/077a6e561e777ff7d7b235487e686aa9/info/644db0f0580544e7a93dece6f0b429b1";
+  std::string bad;
+  if (GetParam() == "trailer-version-flipped") {  // D5: the last byte flipped
+    bad = test::ReadFileOrDie(ns_file);
+    bad.back() = static_cast<char>(bad.back() ^ 0xFF);
+  } else {
+    bad = test::ReadFileOrDie(defects + "/" + GetParam() + ".hfile");
+  }
+  test::WriteFileOrDie(ns_file, bad);
+  for (bool trust : {false, true}) {
+    std::ostringstream out, err;
+    std::vector<const char*> argv = {"hfile-compact", "--major", table.c_str()};
+    if (trust) argv.push_back("--trust-inputs");
+    const int code = cli::RunCompactTool(static_cast<int>(argv.size()), argv.data(), out, err);
+    EXPECT_TRUE(code == cli::kExitCorrupt || code == cli::kExitUnreadable)
+        << code << "\n" << out.str() << err.str();
+    EXPECT_NE(out.str().find("NOT COMMITTED"), std::string::npos) << out.str();
+    EXPECT_EQ(test::ReadFileOrDie(ns_file), bad);
+    EXPECT_EQ(Names(fs::path(ns_file).parent_path().string()).size(), 1u);
+    EXPECT_FALSE(fs::exists(root + "/r/archive/data/hbase/namespace"));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Defects, CompactDefects,
+                         ::testing::Values("namespace-trailer-byte848-flipped",   // D1
+                                           "trailer-says-empty-namespace",       // D2
+                                           "trailer-version-flipped"),           // D5
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
 
 }  // namespace
 }  // namespace hfile::region

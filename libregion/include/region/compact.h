@@ -29,6 +29,7 @@
 #ifndef REGION_COMPACT_H_
 #define REGION_COMPACT_H_
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -100,7 +101,14 @@ struct CompactOptions {
   int64_t now_ms = 0;                       // 0: the wall clock, read once
   bool dry_run = false;
   bool delete_replaced = false;             // unlink inputs instead of archiving them
-  bool force = false;                       // compact regions that look online or unclean
+  bool force = false;                       // compact regions that look online or unclean;
+                                            // carry (and count) cells outside a region's range
+  // Every input is CheckInput'ed before it is read; false (--trust-inputs) skips VerifyFile's
+  // full check, keeping the cheap trailer/block checks and the cell counts.
+  bool verify_inputs = true;
+  // Set (by a signal handler) to stop: the store being written is rolled back, none after it is
+  // started.
+  const std::atomic<bool>* cancel = nullptr;
   SelectionConfig selection;
   int64_t time_to_purge_deletes_ms = 0;     // hbase.hstore.time.to.purge.deletes
   bool delete_expired_store_files = true;   // hbase.store.delete.expired.storefile
@@ -122,6 +130,8 @@ struct StorePlan {
   bool all_files = false;                   // inputs + expired == files: drop deletes
   bool major = false;                       // isMajor: compaction-compression choice
   std::string skip_reason;                  // non-empty: the store is left alone
+  Status error;                             // not OK: an input cannot be read; refused
+  std::string start_key, end_key;           // the region's range ("" = unbounded)
 };
 
 struct RegionPlan {
@@ -152,8 +162,11 @@ struct StoreResult {
   CompactionStats stats;
   uint64_t bytes_in = 0, bytes_out = 0;     // bytes_out is estimated in a dry run
   uint64_t archived = 0, deleted = 0;
+  uint64_t out_of_range = 0;                // cells outside the region carried (--force)
   double seconds = 0;
-  std::string skipped;                      // why nothing was done
+  std::string skipped;                      // why nothing was done (not an error)
+  bool committed = false;                   // the output (or the disposal) is in place
+  Status status;                            // not OK: why the store failed; see `committed`
 };
 
 struct CompactReport {
@@ -164,7 +177,12 @@ struct CompactReport {
 };
 
 // Runs (or, with dry_run, simulates) the plan. Refused regions are skipped (listed in
-// `report->refused`, and the Status is NotSupported) unless options.force.
+// `report->refused`, and the Status is NotSupported) unless options.force. Each store is
+// committed or not on its own: a store whose input is damaged, unreadable, of another family
+// or outside its region is refused (nothing of it committed; StoreResult::status says why) and
+// the others go on; an I/O error on the output or an interrupt stops the run after rolling the
+// current store back. The Status is then the first failure's kind, saying how many stores were
+// committed and how many not.
 Status Compact(const CompactionPlan& plan, const CompactOptions& options, CompactReport* report);
 
 }  // namespace hfile::region
