@@ -7,6 +7,7 @@
 #include <set>
 
 #include "hfile/escape.h"
+#include "hfile/file_info.h"
 #include "region/store_file_reader.h"
 
 namespace hfile::region {
@@ -33,8 +34,28 @@ struct ProblemSink {
   }
 };
 
+std::string Quote(const std::string& b) { return "'" + ToStringBinary(b) + "'"; }
+
+// The cheap half of the family check (store_file_check.h reads every cell): a file whose first
+// or last key has another family than its dir.
+void CheckFamilyBounds(const StoreFileReader& sr, const FamilyDir& dir, const ProblemSink& sink) {
+  const Reader& reader = sr.hfile();
+  if (reader.comparator() == ComparatorKind::kRawBytes) return;
+  for (const auto& key : {reader.first_key(), reader.last_key()}) {
+    if (!key || !IsValidKey(*key) || KeyFamily(*key) == Slice(dir.name)) continue;
+    sink.Add(Sev::kError,
+             fmt::format("holds cells of family {} (key {}) in the dir of family {}: HBase "
+                         "scans this store for {} only (verify counts them)",
+                         Quote(KeyFamily(*key).ToString()),
+                         DescribeKey(*key, reader.comparator()), Quote(dir.name),
+                         Quote(dir.name)),
+             sr.file().name.name);
+    return;
+  }
+}
+
 void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOptions& options,
-                     const ProblemSink& sink, FamilySummary* fs) {
+                     bool check_family_bounds, const ProblemSink& sink, FamilySummary* fs) {
   fs->name = dir.name;
   fs->in_descriptor = !set.descriptor || set.descriptor->FindFamily(dir.name) != nullptr;
   if (!fs->in_descriptor) {
@@ -51,6 +72,15 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
     sink.Add(Sev::kInfo, "Hadoop local-filesystem checksum file (an invalid name on HDFS)", n);
   for (const auto& n : dir.untracked)
     sink.Add(Sev::kWarning, "not in .filelist: the FILE store-file tracker ignores it", n);
+  for (const auto& left : dir.compacted_away) {
+    ++fs->compacted_away;
+    sink.Add(Sev::kWarning,
+             fmt::format("compacted-away leftover: the COMPACTION_EVENT_KEY of {} names it, so "
+                         "HBase does not read it (it archives it when it opens the store); the "
+                         "next `hfile compact` archives it",
+                         left.named_by),
+             left.file.name.name);
+  }
   std::set<std::string> versions;
   for (const auto& sf : dir.store_files) {
     ++fs->store_files;
@@ -66,6 +96,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
       continue;
     }
     const StoreFileReader& sr = **r;
+    if (check_family_bounds) CheckFamilyBounds(sr, dir, sink);
     if (sr.sequence().bulk_loaded) ++fs->bulk_loaded;
     fs->bytes += sr.hfile().file_size();
     fs->cells += sr.hfile().trailer().entry_count;
@@ -88,7 +119,8 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
 
 }  // namespace
 
-RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options) {
+RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options,
+                                    bool check_family_bounds) {
   RegionSetSummary out;
   ProblemSink table_sink{&out.problems, {}, {}};
   for (const auto& n : set.notes) table_sink.Add(Sev::kInfo, n);
@@ -129,7 +161,7 @@ RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& o
     for (const auto& fd : rd.families) {
       FamilySummary fs;
       ProblemSink fsink{&out.problems, rd.encoded_name, fd.name};
-      SummarizeFamily(set, fd, options, fsink, &fs);
+      SummarizeFamily(set, fd, options, check_family_bounds, fsink, &fs);
       out.store_files += fs.store_files;
       out.bytes += fs.bytes;
       out.cells += fs.cells;
@@ -195,6 +227,7 @@ void PrintText(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
       add(f.links, "links");
       add(f.bulk_loaded, "bulk-loaded");
       add(f.unreadable, "unreadable");
+      add(f.compacted_away, "compacted-away leftovers not read");
       if (!extra.empty()) t += " (" + extra + ")";
       if (!f.hfile_versions.empty()) {
         t += ", HFile";
@@ -285,9 +318,10 @@ void PrintJson(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
       j += fmt::format(
           ",\"in_descriptor\":{},\"store_files\":{},\"bytes\":{},\"cells\":{},"
           "\"references\":{},\"links\":{},\"bulk_loaded\":{},\"unreadable\":{},"
-          "\"min_sequence_id\":{},\"max_sequence_id\":{},\"hfile_versions\":[",
+          "\"compacted_away\":{},\"min_sequence_id\":{},\"max_sequence_id\":{},"
+          "\"hfile_versions\":[",
           f.in_descriptor, f.store_files, f.bytes, f.cells, f.references, f.links, f.bulk_loaded,
-          f.unreadable, f.min_sequence_id, f.max_sequence_id);
+          f.unreadable, f.compacted_away, f.min_sequence_id, f.max_sequence_id);
       for (size_t i = 0; i < f.hfile_versions.size(); ++i)
         j += (i ? ",\"" : "\"") + f.hfile_versions[i] + "\"";
       j += "]}";
