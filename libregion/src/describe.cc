@@ -8,6 +8,7 @@
 
 #include "hfile/escape.h"
 #include "hfile/file_info.h"
+#include "region/compacted_files.h"
 #include "region/store_file_reader.h"
 
 namespace hfile::region {
@@ -82,6 +83,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
              left.file.name.name);
   }
   std::set<std::string> versions;
+  std::vector<StoreFileCompactionEvent> events;  // of the files opened
   for (const auto& sf : dir.store_files) {
     ++fs->store_files;
     if (sf.name.kind == StoreFileKind::kReference) ++fs->references;
@@ -96,6 +98,8 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
       continue;
     }
     const StoreFileReader& sr = **r;
+    if (auto ev = sr.hfile().file_info().Get(fileinfo::kCompactionEvent))
+      events.push_back({sf.name.name, DecodeCompactionEvent(*ev)});
     if (check_family_bounds) CheckFamilyBounds(sr, dir, sink);
     if (sr.sequence().bulk_loaded) ++fs->bulk_loaded;
     fs->bytes += sr.hfile().file_size();
@@ -115,6 +119,19 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
                sf.name.name);
   }
   fs->hfile_versions.assign(versions.begin(), versions.end());
+  // Table and region sets have moved these to `compacted_away` already. A snapshot keeps what
+  // its manifest lists: its readers (a clone, TableSnapshotInputFormat) open the files through
+  // HFileLinks, whose names do not match COMPACTION_EVENT_KEY's, so they read both.
+  if (set.kind == RegionSet::Kind::kSnapshot) {
+    for (const auto& c : FindCompactedAway(events))
+      sink.Add(Sev::kWarning,
+               fmt::format("compacted-away leftover captured by the snapshot: the "
+                           "COMPACTION_EVENT_KEY of {}, also in the snapshot, names it; a clone "
+                           "of the snapshot reads both (through links of other names), so its "
+                           "cells are read twice, here too",
+                           c.named_by),
+               c.name);
+  }
 }
 
 }  // namespace

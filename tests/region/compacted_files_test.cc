@@ -131,6 +131,27 @@ TEST(CompactedAway, PlannerAgreesWithTheReader) {
   for (const auto& f : sp.files) EXPECT_NE(f.name, kOld);
 }
 
+// A snapshot keeps what its manifest lists (its readers go through HFileLinks, whose names
+// do not match), and the summary warns.
+TEST(CompactedAway, SnapshotKeepsBothAndWarns) {
+  Table t = CrashedCompaction("compacted-away-snapshot");
+  auto region = OpenRegionDirRegions(t.region_dir);
+  ASSERT_TRUE(region.ok()) << region.status().ToString();
+  RegionSet snap = *region;
+  snap.kind = RegionSet::Kind::kSnapshot;
+  FamilyDir& fd = snap.regions[0].families[0];
+  for (auto& left : fd.compacted_away) fd.store_files.push_back(left.file);
+  fd.compacted_away.clear();
+  RegionSetSummary sum = SummarizeRegionSet(snap);
+  EXPECT_EQ(sum.store_files, 3u);
+  bool warned = false;
+  for (const auto& p : sum.problems)
+    warned = warned || (p.file == kOld && p.severity == LayoutProblem::Severity::kWarning &&
+                        p.what.find("compacted-away leftover captured by the snapshot: the "
+                                    "COMPACTION_EVENT_KEY of " + std::string(kOutput)) == 0);
+  EXPECT_TRUE(warned);
+}
+
 // D10: the root dir a compaction killed after its commit left behind.
 TEST(CompactedAwayDefect, D10DumpReadsEachCellOnce) {
   HFILE_REQUIRE_DEFECTS_DATA();
