@@ -54,7 +54,7 @@ std::string DescribeWrongFamily(const StoreFileCellCheck& check, const std::stri
   if (check.wrong_family == 0) return "";
   return fmt::format(
       "{} of {} cells are not of family {}, the family dir they lie in (HBase scans this "
-      "store for {} only; HFilePrettyPrinter --checkfamily fails it); first {}",
+      "store for {} only; HFilePrettyPrinter --checkfamily flags them); first {}",
       check.wrong_family, check.cells, Quote(family), Quote(family), check.first_wrong_family);
 }
 
