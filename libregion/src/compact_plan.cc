@@ -11,6 +11,7 @@
 #include "fs_util.h"
 #include "hfile/reader.h"
 #include "region/compact.h"
+#include "region/compacted_files.h"
 #include "region/layout.h"
 #include "region/store_file_reader.h"
 
@@ -41,30 +42,6 @@ Result<Dirs> ResolvePath(const std::string& path) {
     return Dirs{Parent(Parent(p)), Parent(p), p};
   return Status::InvalidArgument(
       "not a table, region or family directory (no .tabledesc/ here or above)", path);
-}
-
-// "PBUF" + CompactionEventTracker { 1: repeated bytes compacted_store_file }.
-std::vector<std::string> DecodeCompactionEvent(const Slice& v) {
-  std::vector<std::string> out;
-  if (v.size() < 4 || v.ToString().compare(0, 4, "PBUF") != 0) return out;
-  const uint8_t* p = reinterpret_cast<const uint8_t*>(v.data()) + 4;
-  const uint8_t* end = reinterpret_cast<const uint8_t*>(v.data()) + v.size();
-  auto varint = [&](uint64_t* x) {
-    *x = 0;
-    for (int shift = 0; p < end && shift < 64; shift += 7) {
-      uint8_t b = *p++;
-      *x |= uint64_t{b & 0x7Fu} << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
-  };
-  while (p < end) {
-    uint64_t tag, len;
-    if (!varint(&tag) || (tag & 7) != 2 || !varint(&len) || len > uint64_t(end - p)) break;
-    if (tag >> 3 == 1) out.emplace_back(reinterpret_cast<const char*>(p), len);
-    p += len;
-  }
-  return out;
 }
 
 int64_t ModificationTimeMs(const std::string& path) {
@@ -202,13 +179,7 @@ void PlanStore(const FamilyDir& dir, const FamilyDescriptor& family, const Table
     all.push_back(std::move(*c));
   }
   // Files named in another present file's COMPACTION_EVENT_KEY: HBase drops them on open.
-  for (const auto& f : all)
-    for (const auto& name : f.compacted_files)
-      for (const auto& g : all)
-        if (g.name == name && g.name != f.name &&
-            std::find(sp->already_compacted.begin(), sp->already_compacted.end(), name) ==
-                sp->already_compacted.end())
-          sp->already_compacted.push_back(name);
+  for (const auto& c : FindCompactedAway(all)) sp->already_compacted.push_back(c.name);
   for (const auto& f : all)
     if (std::find(sp->already_compacted.begin(), sp->already_compacted.end(), f.name) ==
         sp->already_compacted.end())

@@ -7,6 +7,8 @@
 #include <set>
 
 #include "hfile/escape.h"
+#include "hfile/file_info.h"
+#include "region/compacted_files.h"
 #include "region/store_file_reader.h"
 
 namespace hfile::region {
@@ -33,8 +35,28 @@ struct ProblemSink {
   }
 };
 
+std::string Quote(const std::string& b) { return "'" + ToStringBinary(b) + "'"; }
+
+// The cheap half of the family check (store_file_check.h reads every cell): a file whose first
+// or last key has another family than its dir.
+void CheckFamilyBounds(const StoreFileReader& sr, const FamilyDir& dir, const ProblemSink& sink) {
+  const Reader& reader = sr.hfile();
+  if (reader.comparator() == ComparatorKind::kRawBytes) return;
+  for (const auto& key : {reader.first_key(), reader.last_key()}) {
+    if (!key || !IsValidKey(*key) || KeyFamily(*key) == Slice(dir.name)) continue;
+    sink.Add(Sev::kError,
+             fmt::format("holds cells of family {} (key {}) in the dir of family {}: HBase "
+                         "scans this store for {} only (verify counts them)",
+                         Quote(KeyFamily(*key).ToString()),
+                         DescribeKey(*key, reader.comparator()), Quote(dir.name),
+                         Quote(dir.name)),
+             sr.file().name.name);
+    return;
+  }
+}
+
 void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOptions& options,
-                     const ProblemSink& sink, FamilySummary* fs) {
+                     bool check_family_bounds, const ProblemSink& sink, FamilySummary* fs) {
   fs->name = dir.name;
   fs->in_descriptor = !set.descriptor || set.descriptor->FindFamily(dir.name) != nullptr;
   if (!fs->in_descriptor) {
@@ -51,7 +73,17 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
     sink.Add(Sev::kInfo, "Hadoop local-filesystem checksum file (an invalid name on HDFS)", n);
   for (const auto& n : dir.untracked)
     sink.Add(Sev::kWarning, "not in .filelist: the FILE store-file tracker ignores it", n);
+  for (const auto& left : dir.compacted_away) {
+    ++fs->compacted_away;
+    sink.Add(Sev::kWarning,
+             fmt::format("compacted-away leftover: the COMPACTION_EVENT_KEY of {} names it, so "
+                         "HBase does not read it (it archives it when it opens the store); the "
+                         "next `hfile compact` archives it",
+                         left.named_by),
+             left.file.name.name);
+  }
   std::set<std::string> versions;
+  std::vector<StoreFileCompactionEvent> events;  // of the files opened
   for (const auto& sf : dir.store_files) {
     ++fs->store_files;
     if (sf.name.kind == StoreFileKind::kReference) ++fs->references;
@@ -66,6 +98,9 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
       continue;
     }
     const StoreFileReader& sr = **r;
+    if (auto ev = sr.hfile().file_info().Get(fileinfo::kCompactionEvent))
+      events.push_back({sf.name.name, DecodeCompactionEvent(*ev)});
+    if (check_family_bounds) CheckFamilyBounds(sr, dir, sink);
     if (sr.sequence().bulk_loaded) ++fs->bulk_loaded;
     fs->bytes += sr.hfile().file_size();
     fs->cells += sr.hfile().trailer().entry_count;
@@ -84,11 +119,25 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
                sf.name.name);
   }
   fs->hfile_versions.assign(versions.begin(), versions.end());
+  // Table and region sets have moved these to `compacted_away` already. A snapshot keeps what
+  // its manifest lists: its readers (a clone, TableSnapshotInputFormat) open the files through
+  // HFileLinks, whose names do not match COMPACTION_EVENT_KEY's, so they read both.
+  if (set.kind == RegionSet::Kind::kSnapshot) {
+    for (const auto& c : FindCompactedAway(events))
+      sink.Add(Sev::kWarning,
+               fmt::format("compacted-away leftover captured by the snapshot: the "
+                           "COMPACTION_EVENT_KEY of {}, also in the snapshot, names it; a clone "
+                           "of the snapshot reads both (through links of other names), so its "
+                           "cells are read twice, here too",
+                           c.named_by),
+               c.name);
+  }
 }
 
 }  // namespace
 
-RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options) {
+RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options,
+                                    bool check_family_bounds) {
   RegionSetSummary out;
   ProblemSink table_sink{&out.problems, {}, {}};
   for (const auto& n : set.notes) table_sink.Add(Sev::kInfo, n);
@@ -129,7 +178,7 @@ RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& o
     for (const auto& fd : rd.families) {
       FamilySummary fs;
       ProblemSink fsink{&out.problems, rd.encoded_name, fd.name};
-      SummarizeFamily(set, fd, options, fsink, &fs);
+      SummarizeFamily(set, fd, options, check_family_bounds, fsink, &fs);
       out.store_files += fs.store_files;
       out.bytes += fs.bytes;
       out.cells += fs.cells;
@@ -195,6 +244,7 @@ void PrintText(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
       add(f.links, "links");
       add(f.bulk_loaded, "bulk-loaded");
       add(f.unreadable, "unreadable");
+      add(f.compacted_away, "compacted-away leftovers not read");
       if (!extra.empty()) t += " (" + extra + ")";
       if (!f.hfile_versions.empty()) {
         t += ", HFile";
@@ -285,9 +335,10 @@ void PrintJson(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
       j += fmt::format(
           ",\"in_descriptor\":{},\"store_files\":{},\"bytes\":{},\"cells\":{},"
           "\"references\":{},\"links\":{},\"bulk_loaded\":{},\"unreadable\":{},"
-          "\"min_sequence_id\":{},\"max_sequence_id\":{},\"hfile_versions\":[",
+          "\"compacted_away\":{},\"min_sequence_id\":{},\"max_sequence_id\":{},"
+          "\"hfile_versions\":[",
           f.in_descriptor, f.store_files, f.bytes, f.cells, f.references, f.links, f.bulk_loaded,
-          f.unreadable, f.min_sequence_id, f.max_sequence_id);
+          f.unreadable, f.compacted_away, f.min_sequence_id, f.max_sequence_id);
       for (size_t i = 0; i < f.hfile_versions.size(); ++i)
         j += (i ? ",\"" : "\"") + f.hfile_versions[i] + "\"";
       j += "]}";

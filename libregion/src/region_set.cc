@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "fs_util.h"
+#include "region/compacted_files.h"
 
 namespace hfile::region {
 
@@ -62,6 +63,11 @@ void ReadTableContext(const std::string& table_dir, RegionSet* set) {
       set->notes.push_back("the table descriptor is in the pre-protobuf (Writable) form of "
                            "HBase <= 0.94; families are taken from the region dirs");
   }
+}
+
+// HBase reads a store without the files its other files' COMPACTION_EVENT_KEY names.
+void DropCompactedAway(RegionDir* r) {
+  for (auto& f : r->families) SeparateCompactedAway(&f);
 }
 
 }  // namespace
@@ -147,6 +153,7 @@ Result<RegionSet> OpenTableRegions(const std::string& path) {
     if (!e.is_dir || !IsRegionDirName(e.name)) continue;
     HFILE_ASSIGN_OR_RETURN(RegionDir r,
                            ScanRegionDir(set.root_dir, JoinPath(table_dir, e.name), nullptr));
+    DropCompactedAway(&r);
     set.regions.push_back(std::move(r));
   }
   if (set.regions.empty() && !set.descriptor && !set.descriptor_status.IsNotSupported())
@@ -194,6 +201,7 @@ Result<RegionSet> OpenRegionDirRegions(const std::string& path) {
   if (!r.info && r.families.empty())
     return Status::NotFound(region_dir, "no .regioninfo and no family dirs: not a region "
                                         "directory");
+  DropCompactedAway(&r);
   set.regions.push_back(std::move(r));
   return set;
 }

@@ -32,6 +32,7 @@ struct FamilySummary {
   std::string name;
   bool in_descriptor = true;
   uint64_t store_files = 0, references = 0, links = 0, bulk_loaded = 0, unreadable = 0;
+  uint64_t compacted_away = 0;  // leftovers HBase does not read (not in the other counts)
   uint64_t bytes = 0;  // sizes of the HFiles read (targets of links and references)
   uint64_t cells = 0;  // trailer entry counts (a reference counts its whole parent file)
   int64_t min_sequence_id = -1, max_sequence_id = -1;  // -1: none known
@@ -62,8 +63,11 @@ struct DescribeOptions {
 // Opens every store file's trailer and file info, and collects the layout problems (stray and
 // invalid names, unresolved references and links, family dirs vs the descriptor, missing or
 // mismatched .regioninfo, recovered.edits HBase would replay, HFile versions HBase 2 cannot
-// open, files it cannot read).
-RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options = {});
+// open, files it cannot read, compacted-away leftovers (a warning each), and, with
+// `check_family_bounds`, files whose first or last key is of another family than their dir
+// (an error; VerifyRegionSet reads every cell instead and passes false).
+RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options = {},
+                                    bool check_family_bounds = true);
 
 // Prints the summary (text, or one JSON object).
 void DescribeRegionSet(const RegionSet& set, const RegionSetSummary& summary,

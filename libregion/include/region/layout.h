@@ -39,10 +39,20 @@ struct StoreFile {
   Status target_status;
 };
 
+// A store file HBase drops when it opens the store: another store file's
+// COMPACTION_EVENT_KEY names it (compacted_files.h).
+struct CompactedAwayFile {
+  StoreFile file;
+  std::string named_by;  // the entry whose COMPACTION_EVENT_KEY lists it
+};
+
 struct FamilyDir {
   std::string name;
   std::string path;
-  std::vector<StoreFile> store_files;  // what HBase would open, name order
+  // What HBase would open, name order. ScanFamilyDir judges by name only; the RegionSet
+  // openers then move the compacted-away entries to `compacted_away` (SeparateCompactedAway).
+  std::vector<StoreFile> store_files;
+  std::vector<CompactedAwayFile> compacted_away;  // leftovers of a compaction, not read
   std::vector<std::string> skipped;    // names HBase skips with a warning
   std::vector<std::string> invalid;    // names that make HBase fail the region open
   // ".<file>.crc" beside <file>: Hadoop LocalFileSystem checksums, which that filesystem hides

@@ -3,7 +3,10 @@
 //
 // Regions are RegionDirs (layout.h); a snapshot's regions are synthesised from its manifest
 // (path empty, store files resolved to the live or archived HFiles). Regions are sorted by
-// start key (split parents before their daughters, then by region id).
+// start key (split parents before their daughters, then by region id). In table and region
+// sets, store files another store file's COMPACTION_EVENT_KEY names are moved from
+// `store_files` to `compacted_away` (compacted_files.h), as HBase drops them on open; a
+// snapshot's stores are what its manifest lists.
 //
 // Pre-0.96 layouts (tables at <root>/<table>, Writable .regioninfo, no namespaces) are
 // opened too, with a note: their v2 HFiles are readable, but HBase 2 will not open the

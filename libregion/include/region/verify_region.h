@@ -6,6 +6,10 @@
 //               recovered.edits HBase would replay (SummarizeRegionSet)
 //   key ranges  every cell a store file contributes (a reference: its half) lies in the
 //               region's [start, end); the first offender per file is named
+//   families    every cell's family is the family dir's name (HFilePrettyPrinter
+//               --checkfamily); the first offender and the count per file
+//   leftovers   store files another file's COMPACTION_EVENT_KEY names (HBase does not read
+//               them; the next compaction archives them): a warning each, bytes still verified
 //   region map  live regions (not split/offline) tile the key space: no hole, no overlap;
 //               split parents are covered by live regions
 //   sequence    no two non-bulk-loaded files of a store share a sequence id; bulk-load names
@@ -28,6 +32,7 @@ struct RegionVerifyOptions {
   VerifyOptions file;  // for VerifyFile on each store file (and the readers' options)
   bool verify_files = true;
   bool check_key_ranges = true;
+  bool check_families = true;  // reads every cell of every store file
 };
 
 struct RegionVerifyReport {
