@@ -6,6 +6,7 @@
 #include "hfile/cell.h"
 #include "hfile/escape.h"
 #include "hfile/file_info.h"
+#include "region/store_file_check.h"
 
 namespace hfile::region {
 
@@ -40,10 +41,7 @@ void InputGuard::Check() {
     return;
   }
   const Slice row = c.row();
-  const bool before = !o_.start_key.empty() &&
-                      CompareRows(o_.comparator, row, Slice(o_.start_key)) < 0;
-  const bool after = !o_.end_key.empty() && CompareRows(o_.comparator, row, Slice(o_.end_key)) >= 0;
-  if (!before && !after) return;
+  if (RowInKeyRange(o_.comparator, row, o_.start_key, o_.end_key)) return;
   ++out_of_range_;
   if (o_.carry_out_of_range) return;
   status_ = Status::Corruption(fmt::format(

@@ -12,12 +12,16 @@ namespace {
 std::string Quote(const Slice& b) { return "'" + ToStringBinary(b) + "'"; }
 
 bool RowInRegion(ComparatorKind kind, const Slice& row, const RegionInfo& info) {
-  if (!info.start_key.empty() && CompareRows(kind, row, info.start_key) < 0) return false;
-  if (!info.end_key.empty() && CompareRows(kind, row, info.end_key) >= 0) return false;
-  return true;
+  return RowInKeyRange(kind, row, info.start_key, info.end_key);
 }
 
 }  // namespace
+
+bool RowInKeyRange(ComparatorKind kind, const Slice& row, const Slice& start, const Slice& end) {
+  if (!start.empty() && CompareRows(kind, row, start) < 0) return false;
+  if (!end.empty() && CompareRows(kind, row, end) >= 0) return false;
+  return true;
+}
 
 Result<StoreFileCellCheck> CheckStoreFileCells(const StoreFileReader& sr,
                                                const StoreFileExpectation& expect) {

@@ -23,6 +23,10 @@
 
 namespace hfile::region {
 
+// Whether `row` lies in [start, end) in the order of `kind` (empty start or end: unbounded). The
+// one rule for "inside the region" (verify, and the writing tools' streaming input guard).
+bool RowInKeyRange(ComparatorKind kind, const Slice& row, const Slice& start, const Slice& end);
+
 struct StoreFileExpectation {
   // The family every cell must have (the family dir's name); nullopt: not checked.
   std::optional<std::string> family;
