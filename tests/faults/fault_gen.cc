@@ -5,6 +5,7 @@
 //                                               a (NONE) and b (GZ), 4 KiB blocks, FILES
 //                                               flush-like store files of CELLS cells each
 //                                               (overlapping rows, newer versions, deletes)
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
