@@ -4,7 +4,8 @@
 //   hfk-fault-gen table ROOT FILES CELLS        ROOT/data/default/t: one region, families
 //                                               a (NONE) and b (GZ), 4 KiB blocks, FILES
 //                                               flush-like store files of CELLS cells each
-//                                               (overlapping rows, newer versions, deletes)
+//                                               (overlapping rows, newer versions, deletes;
+//                                               in a some 40 KB values)
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -131,8 +132,11 @@ int GenTable(const std::string& root, int files, int cells) {
           v.push_back(CellData::Make(fmt::format("row{:06d}", row), fam->name(), "q", ts,
                                      KeyType::kDeleteColumn, "", seq++));
         } else {
+          // Family a: some values larger than the writer's 32 KiB direct-write threshold, so
+          // that output is written while cells are appended, not only when the file is closed.
+          const size_t n = fam->name() == "a" && row % 250 == 7 ? 40000 : 40 + row % 90;
           v.push_back(CellData::Make(fmt::format("row{:06d}", row), fam->name(), "q", ts,
-                                     KeyType::kPut, Value(row * 31 + f, 40 + row % 90), seq++));
+                                     KeyType::kPut, Value(row * 31 + f, n), seq++));
         }
       }
       o.max_seq_id = static_cast<int64_t>(seq - 1);

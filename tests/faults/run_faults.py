@@ -172,16 +172,20 @@ def expect_exit(case, rc, err, fails, out_side=True):
 
 
 class RewriteScenario:
-    """hfile-rewrite IN OUT (OUT in its own directory), or IN IN with inplace."""
+    """hfile-rewrite IN OUT. mode "new": OUT does not exist yet (own directory); "existing": OUT
+    already holds another HFile, which a failed run must leave intact; "inplace": IN IN."""
 
-    def __init__(self, tools, work, source, inplace=False):
+    def __init__(self, tools, work, source, mode="new", previous=None):
         self.t = tools
-        self.inplace = inplace
-        self.name = "rewrite-inplace" if inplace else "rewrite"
+        self.mode = mode
+        self.name = {"new": "rewrite", "existing": "rewrite-over-existing",
+                     "inplace": "rewrite-inplace"}[mode]
         self.base = os.path.join(work, self.name)
         os.makedirs(self.base)
         self.source = source
         self.source_sha = sha256(source)
+        self.previous = previous
+        self.previous_sha = sha256(previous) if previous else None
         self.ref_cells, err = tools.cells([source])
         if err:
             raise RuntimeError(err)
@@ -189,7 +193,7 @@ class RewriteScenario:
     def layout(self, d):
         if os.path.exists(d):
             shutil.rmtree(d)
-        if self.inplace:
+        if self.mode == "inplace":
             os.makedirs(d)
             x = os.path.join(d, "x.hfile")
             shutil.copyfile(self.source, x)
@@ -198,10 +202,22 @@ class RewriteScenario:
         os.makedirs(os.path.join(d, "out"))
         inp = os.path.join(d, "in", "in.hfile")
         shutil.copyfile(self.source, inp)
-        return inp, os.path.join(d, "out", "out.hfile"), os.path.join(d, "out")
+        out = os.path.join(d, "out", "out.hfile")
+        if self.mode == "existing":
+            shutil.copyfile(self.previous, out)
+        return inp, out, os.path.join(d, "out")
 
     def argv(self, inp, out):
         return [self.t.path("hfile-rewrite"), inp, out]
+
+    def label(self, p):
+        n = os.path.basename(p)
+        if re.match(r"^\..*\.tmp-\d+$", n):
+            return "output temp"
+        if self.mode == "inplace":
+            return "IN=OUT" if n == "x.hfile" else "dir"
+        return {"in.hfile": "input", "out.hfile": "output", "out": "output dir",
+                "in": "input dir"}.get(n, n)
 
     def count(self):
         d = os.path.join(self.base, "count")
@@ -211,52 +227,49 @@ class RewriteScenario:
                                                       "HFK_FAULT_PREFIX": d})
         if rc != 0:
             raise RuntimeError(f"{self.name}: uninterrupted run exited {rc}: {err}")
-        self.prefix_dir = d
-        return parse_trace(trace), inp, out
+        return parse_trace(trace)
 
     def cases(self):
-        calls, inp, out = self.count()
+        calls = self.count()
         by_op = {}
         for c in calls:
             by_op.setdefault(c[0], []).append(c)
         cases = []
-        every = ["open_w", "fsync", "rename", "unlink", "link", "mkdir", "ftruncate"]
-        for op in every:
+        for op in ("open_w", "fsync", "rename", "unlink", "link", "mkdir", "ftruncate"):
             for c in by_op.get(op, []):
+                note = self.label(c[3]) + (" -> " + self.label(c[4]) if c[4] else "")
                 for a in ("EIO", "kill-before", "kill-after"):
-                    cases.append(Case(self.name, op, c[2], a))
-                if op in ("open_w", "fsync"):
-                    cases.append(Case(self.name, op, c[2], "ENOSPC", sticky=True))
+                    cases.append(Case(self.name, op, c[2], a, note=note))
+                if op == "open_w" or (op == "fsync" and "dir" not in note):
+                    cases.append(Case(self.name, op, c[2], "ENOSPC", sticky=True, note=note))
         written = {c[3] for c in by_op.get("open_w", [])}
         for op in ("write", "writev", "pwrite"):
-            idx = [c[2] for c in by_op.get(op, [])]
-            for n in sample(idx):
+            for n in sample([c[2] for c in by_op.get(op, [])]):
                 for a in ("EIO", "kill-before", "kill-after"):
-                    cases.append(Case(self.name, op, n, a))
-                cases.append(Case(self.name, op, n, "ENOSPC", sticky=True))
+                    cases.append(Case(self.name, op, n, a, note="output temp"))
+                cases.append(Case(self.name, op, n, "ENOSPC", sticky=True, note="output temp"))
         for c in by_op.get("close", []):
             if c[3] in written:
-                cases.append(Case(self.name, "close", c[2], "EIO", note="of the output"))
-        # Reads: of the input while copying; for in-place, of the committed file while verifying.
-        preads = by_op.get("pread", [])
+                cases.append(Case(self.name, "close", c[2], "EIO", note="output temp"))
+        # Reads: of the input while copying; after the rename, of the output while verifying.
         rename_at = next((i for i, c in enumerate(calls) if c[0] == "rename"), len(calls))
-        before = [c[2] for c in preads if calls.index(c) < rename_at]
-        after = [c[2] for c in preads if calls.index(c) > rename_at]
+        before = [c[2] for i, c in enumerate(calls) if c[0] == "pread" and i < rename_at]
+        after = [c[2] for i, c in enumerate(calls) if c[0] == "pread" and i > rename_at]
         for n in sample(before, 2):
             cases.append(Case(self.name, "pread", n, "EIO", note="input"))
         for n in sample(after, 2):
-            cases.append(Case(self.name, "pread", n, "EIO", note="verifying the output"))
-        # SIGTERM (an operator's Ctrl-C / kill): the tool should clean up after itself.
-        for op in ("writev", "write", "fsync"):
-            idx = [c[2] for c in by_op.get(op, [])]
-            if idx:
-                cases.append(Case(self.name, op, idx[len(idx) // 2], "kill-before",
-                                  signal_no=signal.SIGTERM))
-                if op == "fsync":
-                    break
+            cases.append(Case(self.name, "pread", n, "EIO", note="verifying"))
+        # SIGTERM (an operator's kill or Ctrl-C): the tool should clean up after itself.
+        writes = [c[2] for c in by_op.get("writev", [])]
+        if writes:
+            cases.append(Case(self.name, "writev", writes[len(writes) // 2], "kill-before",
+                              signal_no=signal.SIGTERM, note="output temp"))
         if after:
             cases.append(Case(self.name, "pread", after[len(after) // 2], "kill-before",
-                              signal_no=signal.SIGTERM, note="verifying the output"))
+                              signal_no=signal.SIGTERM, note="verifying"))
+        if self.mode != "new":  # the cases that differ from a fresh output
+            cases = [c for c in cases if c.op in ("pread", "fsync", "rename", "close")
+                     or c.signal != 9 or c.action in ("EIO",)]
         return cases
 
     def temps(self, out_dir, out):
@@ -266,26 +279,27 @@ class RewriteScenario:
     def repro(self, case, d, inp, out):
         e = case.env(self.t.shim, d, "/dev/stderr")
         del e["HFK_FAULT_LOG"]
-        return " ".join(f"{k}={shlex.quote(v)}" for k, v in e.items()) + " " + \
+        pre = "# OUT holds another HFile first\n          " if self.mode == "existing" else ""
+        return pre + " ".join(f"{k}={shlex.quote(v)}" for k, v in e.items()) + " " + \
             " ".join(shlex.quote(a) for a in self.argv(inp, out))
 
-    def check_output(self, out, fails, invariant):
-        if not os.path.exists(out):
-            return False
+    def output_ok(self, out, fails, invariant, what):
+        """True iff `out` is complete and holds the input's cells (else a failure is added)."""
         rc, msg = self.t.verify(out)
         if rc != 0:
-            fails.add(invariant, f"{out} exists but hfile-verify exits {rc}: {msg}")
-            return True
+            fails.add(invariant, f"{what} {out} is not a complete HFile: hfile-verify exits {rc}: {msg}")
+            return False
         cells, err = self.t.cells([out])
         if err or cells != self.ref_cells:
-            fails.add(invariant, f"{out} exists but its cells differ from the input's "
-                                 f"({len(cells or [])} vs {len(self.ref_cells)} cells) {err or ''}")
+            fails.add(invariant, f"{what} {out} does not hold the input's cells "
+                                 f"({len(cells or [])} vs {len(self.ref_cells)}) {err or ''}")
+            return False
         return True
 
     def run_case(self, case, idx):
         d = os.path.join(self.base, f"c{idx}")
         inp, out, out_dir = self.layout(d)
-        log = os.path.join(d, "..", f"c{idx}.log")
+        log = os.path.join(self.base, f"c{idx}.log")
         fails = Failures()
         rc, _, err = self.t.run(self.argv(inp, out), case.env(self.t.shim, d, log))
         fired = os.path.exists(log) and os.path.getsize(log) > 0
@@ -294,15 +308,22 @@ class RewriteScenario:
         else:
             expect_exit(case, rc, err, fails)
         # Data: the input is intact (in place: X still holds every cell, complete).
-        if self.inplace:
+        if self.mode == "inplace":
             if not os.path.exists(inp):
-                fails.add("input-intact", f"{inp} is gone: the only copy of the data was deleted")
+                fails.add("input-intact", f"{inp} (IN = OUT) is gone: the only copy of the data "
+                                          "was deleted")
             elif sha256(inp) != self.source_sha:
-                self.check_output(inp, fails, "input-intact")
-        elif not os.path.exists(inp) or sha256(inp) != self.source_sha:
-            fails.add("input-intact", f"{inp} changed or vanished")
-        if not self.inplace:
-            self.check_output(out, fails, "no-partial-output")
+                self.output_ok(inp, fails, "input-intact", "IN = OUT")
+        else:
+            if not os.path.exists(inp) or sha256(inp) != self.source_sha:
+                fails.add("input-intact", f"{inp} changed or vanished")
+            # Nothing partial under OUT: absent (or the old file), or complete.
+            if os.path.exists(out):
+                if not (self.previous_sha and sha256(out) == self.previous_sha):
+                    self.output_ok(out, fails, "no-partial-output", "OUT")
+            elif self.mode == "existing":
+                fails.add("existing-output-intact", f"the HFile that was at {out} is gone after a "
+                                                    "failed run (neither old nor new file left)")
         # A failed run that was not SIGKILLed must not leave its temporary file behind.
         left = self.temps(out_dir, out)
         if left and not (case.kill and case.signal == 9):
@@ -314,7 +335,7 @@ class RewriteScenario:
             if rc2 != 0:
                 fails.add("rerun-exit", f"rerun exited {rc2}: {err2.strip()[:240]}")
             else:
-                self.check_output(out, fails, "rerun-cells")
+                self.output_ok(out, fails, "rerun-cells", "after the rerun, OUT")
             left = self.temps(out_dir, out)
             if left:
                 fails.add("rerun-stale-temp", f"after the rerun {out_dir} still holds {', '.join(left)}")
@@ -326,10 +347,11 @@ class RewriteScenario:
 
 
 class CompactScenario:
-    def __init__(self, tools, work, files=3, cells=1500):
+    def __init__(self, tools, work, files=3, cells=1500, delete_replaced=False):
         self.t = tools
-        self.name = "compact"
-        self.base = os.path.join(work, "compact")
+        self.delete = delete_replaced
+        self.name = "compact-delete-replaced" if delete_replaced else "compact"
+        self.base = os.path.join(work, self.name)
         self.template = os.path.join(self.base, "template")
         rc, out, err = tools.run([tools.gen, "table", self.template, str(files), str(cells)])
         if rc != 0:
@@ -377,7 +399,8 @@ class CompactScenario:
         return root
 
     def argv(self, root):
-        return [self.t.path("hfile-compact"), "--major", "--now", NOW_MS, self.table(root)]
+        return [self.t.path("hfile-compact"), "--major", "--now", NOW_MS] + \
+            (["--delete-replaced"] if self.delete else []) + [self.table(root)]
 
     def new_files(self, root, fam):
         return sorted(n for n in os.listdir(self.fdir(root, fam)) if (fam, n) not in self.originals)
@@ -421,10 +444,13 @@ class CompactScenario:
         for n in sample([c[2] for c in verify], 1):
             cases.append(Case(self.name, "pread", n, "EIO", note="verifying the output"))
         for op in ("writev", "fsync"):
-            idx = [c[2] for c in by_op.get(op, []) if "/.tmp/" in c[3]]
+            idx = [c[2] for c in by_op.get(op, []) if label(c[3]) == "output temp"]
             if idx:
                 cases.append(Case(self.name, op, idx[len(idx) // 2], "kill-before",
                                   signal_no=signal.SIGTERM, note="output"))
+        if self.delete:  # only what differs from archiving: the disposal of the replaced files
+            cases = [c for c in cases if c.op in ("unlink", "fsync", "rename")
+                     and c.action != "ENOSPC" and (c.op != "fsync" or "family" in c.note)]
         return cases
 
     def repro(self, case, root):
@@ -473,6 +499,10 @@ class CompactScenario:
                         fails.add("originals-intact", f"{fam}/{n} changed in place")
                     elif after_rerun:
                         fails.add("rerun-archived", f"{fam}/{n} still in the family dir after the rerun")
+                elif self.delete:
+                    if not committed:
+                        fails.add("originals-intact", f"{fam}/{n} deleted but no output committed "
+                                                      "in the family: its cells are lost")
                 elif os.path.exists(arch):
                     if sha256(arch) != digest:
                         fails.add("originals-intact", f"archived {fam}/{n} differs from the original")
@@ -524,13 +554,13 @@ def label(p):
         return ""
     if "/archive/" in p:
         rest = p.split("/archive/", 1)[1].split("/")
-        if len(rest) <= 4:
+        if len(rest) <= 3:
             return "archive/" + "/".join(rest) + " dir"
-        if len(rest) == 5:
+        if len(rest) == 4:
             return "archive region dir"
-        if len(rest) == 6:
-            return f"archive {rest[5]} dir"
-        return f"archive {rest[5]}/{rest[6][:8]}"
+        if len(rest) == 5:
+            return f"archive {rest[4]} dir"
+        return f"archive {rest[4]}/{rest[5][:8]}"
     rest = p.split("/data/default/t/", 1)[-1].split("/") if "/data/default/t/" in p else [p]
     if len(rest) == 1:
         return "region dir" if len(rest[0]) == 32 else os.path.basename(p)
@@ -592,6 +622,54 @@ def tmpfs_cases(tools, work, big, results, verbose):
         subprocess.run(["umount", mnt])
 
 
+def tmpfs_compact_case(tools, work, scenario, results):
+    """hfile-compact on a tmpfs just large enough for the table: the output cannot fit."""
+    name = "enospc-tmpfs compact (tmpfs = table + 256 KiB)"
+    if os.geteuid() != 0:
+        print(f"SKIP {name}: not root, cannot mount a tmpfs", flush=True)
+        return
+    mnt = os.path.join(work, "tmpfs-compact")
+    os.makedirs(mnt)
+    used = sum(os.path.getsize(os.path.join(d, n)) for d, _, ns in os.walk(scenario.template)
+               for n in ns)
+    size_k = (used + 4096 * 64) // 1024 + 256
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", mnt],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if p.returncode != 0:
+        print(f"SKIP {name}: mount not permitted: {p.stdout.decode().strip()}", flush=True)
+        return
+    try:
+        root = os.path.join(mnt, "root")
+        shutil.copytree(scenario.template, root)
+        fails = Failures()
+        rc, out, err = tools.run(scenario.argv(root))
+        if rc != 3:
+            fails.add("exit-code", f"expected 3, got {rc}: {(err.strip() or out.strip())[-240:]}")
+        if STRERROR["ENOSPC"] not in err:
+            fails.add("error-message", f"stderr should say \"{STRERROR['ENOSPC']}\": {err.strip()[:240]}")
+        scenario.check_store_state(root, fails, after_rerun=False)
+        strays = scenario.stray_temps(root) + [".tmp/" + n for n in scenario.tmp_entries(root)
+                                               if n.startswith(".")]
+        if strays:
+            fails.add("temp-cleanup", f"after the real ENOSPC: left {', '.join(strays)}")
+        subprocess.run(["mount", "-o", f"remount,size={size_k * 4}k", mnt])
+        rc2, out2, err2 = tools.run(scenario.argv(root))
+        if rc2 != 0:
+            fails.add("rerun-exit", f"rerun with room exited {rc2}: {(err2.strip() or out2.strip())[-240:]}")
+        else:
+            scenario.check_store_state(root, fails, after_rerun=True)
+            cells, e = tools.cells(["--table", scenario.table(root)])
+            if cells != scenario.ref_table:
+                fails.add("rerun-cells", f"table holds {len(cells or [])} cells after the rerun, "
+                                         f"the uninterrupted run {len(scenario.ref_table)} {e or ''}")
+        repro = (f"mount -t tmpfs -o size={size_k}k tmpfs /mnt/t && cp -a TABLE_ROOT /mnt/t/root && " +
+                 " ".join(shlex.quote(a) for a in scenario.argv("/mnt/t/root")))
+        results.append((name, fails, repro))
+        report(name, fails, repro, True)
+    finally:
+        subprocess.run(["umount", mnt])
+
+
 def report(name, fails, repro, verbose):
     if not fails:
         print(f"PASS {name}", flush=True)
@@ -600,6 +678,8 @@ def report(name, fails, repro, verbose):
     for inv, detail in fails.items:
         print(f"     [{inv}] {detail}", flush=True)
     print(f"     repro: {repro}", flush=True)
+    print(f"     (inputs kept with: run_faults.py ... --keep --only {shlex.quote('^' + re.escape(name) + '$')})",
+          flush=True)
 
 
 def main():
@@ -631,6 +711,8 @@ def main():
             print(f"hfk-fault-gen hfile: {err}", file=sys.stderr)
             return 2
         src = os.path.join(work, "source.hfile")
+        prev = os.path.join(work, "previous.hfile")
+        tools.run([tools.gen, "hfile", prev, "500", "50"])
         small = os.path.join(work, "small.hfile")
         rc, _, err = tools.run([tools.gen, "hfile", small, str(args.cells), "100"])
         rc2, _, err2 = tools.run([tools.path("hfile-rewrite"), "--blocksize", "4096", small, src])
@@ -639,8 +721,11 @@ def main():
             return 2
         print(f"inputs: {big} ({os.path.getsize(big)} bytes), {src} ({os.path.getsize(src)} bytes, "
               f"4 KiB blocks)", flush=True)
-        scenarios = [RewriteScenario(tools, work, src), RewriteScenario(tools, work, src, inplace=True),
-                     CompactScenario(tools, work)]
+        scenarios = [RewriteScenario(tools, work, src),
+                     RewriteScenario(tools, work, src, "existing", previous=prev),
+                     RewriteScenario(tools, work, src, "inplace"),
+                     CompactScenario(tools, work),
+                     CompactScenario(tools, work, delete_replaced=True)]
         all_cases = []
         for s in scenarios:
             for c in s.cases():
@@ -655,9 +740,14 @@ def main():
             fails, repro = s.run_case(c, i)
             results.append((c.name, fails, repro))
             report(c.name, fails, repro, True)
-            shutil.rmtree(os.path.join(s.base, f"c{i}"), ignore_errors=True)
-        if not args.only or re.search(args.only, "enospc-tmpfs"):
+            if args.keep:  # leave the case's inputs as they were before, for its repro line
+                s.layout(os.path.join(s.base, f"c{i}"))
+            else:
+                shutil.rmtree(os.path.join(s.base, f"c{i}"), ignore_errors=True)
+        if not args.only or re.search(args.only, "enospc-tmpfs rewrite"):
             tmpfs_cases(tools, work, big, results, True)
+        if not args.only or re.search(args.only, "enospc-tmpfs compact"):
+            tmpfs_compact_case(tools, work, scenarios[3], results)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
