@@ -179,7 +179,7 @@ class RewriteScenario:
         self.t = tools
         self.mode = mode
         self.name = {"new": "rewrite", "existing": "rewrite-over-existing",
-                     "inplace": "rewrite-inplace"}[mode]
+                     "inplace": "rewrite-inplace", "outdir": "rewrite-out-dir"}[mode]
         self.base = os.path.join(work, self.name)
         os.makedirs(self.base)
         self.source = source
@@ -340,6 +340,89 @@ class RewriteScenario:
             if left:
                 fails.add("rerun-stale-temp", f"after the rerun {out_dir} still holds {', '.join(left)}")
         return fails, self.repro(case, d, inp, out)
+
+
+class OutDirScenario(RewriteScenario):
+    """hfile-rewrite --out-dir D IN1 IN2: a fault in either file; D holds only complete outputs."""
+
+    def __init__(self, tools, work, source, second):
+        super().__init__(tools, work, source, "outdir")
+        self.second = second
+        self.second_sha = sha256(second)
+        self.second_cells, err = tools.cells([second])
+
+    def layout(self, d):
+        if os.path.exists(d):
+            shutil.rmtree(d)
+        os.makedirs(os.path.join(d, "in"))
+        os.makedirs(os.path.join(d, "D"))
+        a, b = os.path.join(d, "in", "in1.hfile"), os.path.join(d, "in", "in2.hfile")
+        shutil.copyfile(self.source, a)
+        shutil.copyfile(self.second, b)
+        return (a, b), os.path.join(d, "D"), os.path.join(d, "D")
+
+    def argv(self, inp, out):
+        return [self.t.path("hfile-rewrite"), "--out-dir", out] + list(inp)
+
+    def label(self, p):
+        n = os.path.basename(p)
+        if re.match(r"^\..*\.tmp-\d+$", n):
+            return "output temp"
+        if n in ("in1.hfile", "in2.hfile"):
+            return n
+        return "D" if n == "D" else "output"
+
+    def cases(self):
+        calls = self.count()
+        cases = []
+        # Which input each call serves: the output opened most recently.
+        nth_output = 0
+        for op, _, pn, path, path2 in calls:
+            if op == "open_w":
+                nth_output += 1
+            note = f"file {max(nth_output, 1)}: " + self.label(path) + (
+                " -> " + self.label(path2) if path2 else "")
+            if op in ("open_w", "fsync", "rename"):
+                for a in ("EIO", "kill-before", "kill-after"):
+                    cases.append(Case(self.name, op, pn, a, note=note))
+        for n in sample([c[2] for c in calls if c[0] == "writev"], 2):
+            cases.append(Case(self.name, "writev", n, "ENOSPC", sticky=True))
+        return cases
+
+    def temps(self, out_dir, out):
+        return sorted(n for n in os.listdir(out_dir) if n.startswith("."))
+
+    def run_case(self, case, idx):
+        d = os.path.join(self.base, f"c{idx}")
+        (a, b), out_dir, _ = self.layout(d)
+        log = os.path.join(self.base, f"c{idx}.log")
+        fails = Failures()
+        rc, _, err = self.t.run(self.argv((a, b), out_dir), case.env(self.t.shim, d, log))
+        if not (os.path.exists(log) and os.path.getsize(log) > 0):
+            fails.add("fault-fired", "the fault point was not reached (nondeterministic calls?)")
+        else:
+            expect_exit(case, rc, err, fails)
+        if sha256(a) != self.source_sha or sha256(b) != self.second_sha:
+            fails.add("input-intact", "an input changed")
+        for n in sorted(os.listdir(out_dir)):
+            if n.startswith("."):
+                continue
+            p = os.path.join(out_dir, n)
+            vrc, msg = self.t.verify(p)
+            cells, _ = self.t.cells([p]) if vrc == 0 else (None, None)
+            if vrc != 0 or cells not in (self.ref_cells, self.second_cells):
+                fails.add("no-partial-output", f"D/{n} is not a complete copy of an input "
+                                               f"(hfile-verify {vrc}: {msg[:120]})")
+        left = self.temps(out_dir, None)
+        if left and not (case.kill and case.signal == 9):
+            fails.add("temp-cleanup", f"after the {case.action} error: left {', '.join(left)}")
+        rc2, _, err2 = self.t.run(self.argv((a, b), out_dir))
+        if rc2 != 0:
+            fails.add("rerun-exit", f"rerun exited {rc2}: {err2.strip()[:240]}")
+        left = self.temps(out_dir, None)
+        if left:
+            fails.add("rerun-stale-temp", f"after the rerun D still holds {', '.join(left)}")
+        return fails, self.repro(case, d, (a, b), out_dir)
 
 
 # ------------------------------------------------------------------------------------------
@@ -724,6 +807,7 @@ def main():
         scenarios = [RewriteScenario(tools, work, src),
                      RewriteScenario(tools, work, src, "existing", previous=prev),
                      RewriteScenario(tools, work, src, "inplace"),
+                     OutDirScenario(tools, work, src, prev),
                      CompactScenario(tools, work),
                      CompactScenario(tools, work, delete_replaced=True)]
         all_cases = []
@@ -747,7 +831,7 @@ def main():
         if not args.only or re.search(args.only, "enospc-tmpfs rewrite"):
             tmpfs_cases(tools, work, big, results, True)
         if not args.only or re.search(args.only, "enospc-tmpfs compact"):
-            tmpfs_compact_case(tools, work, scenarios[3], results)
+            tmpfs_compact_case(tools, work, scenarios[4], results)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
