@@ -1,6 +1,8 @@
 // LD_PRELOAD fault-injection shim for the hfilekit writing tools (tests/faults/README.md).
 //
 // Intercepts libc's file calls and, driven by environment variables:
+//   HFK_COUNTS=FILE        at exit (or just before an injected kill) write "OP N PREFIXN" per
+//                          operation: calls made, and calls on paths under HFK_FAULT_PREFIX
 //   HFK_TRACE=FILE         append one line per intercepted call: "OP INDEX PREFIXINDEX PATH"
 //                          (INDEX counts every call of OP, PREFIXINDEX only those under
 //                          HFK_FAULT_PREFIX, 0 if not under it) and write "count OP N" lines at exit
@@ -9,6 +11,8 @@
 //   HFK_FAULT_ACTION=A     EIO | ENOSPC | EROFS | EDQUOT | <errno number>: fail the call
 //                          kill-before | kill-after: send HFK_FAULT_SIGNAL (default 9) to the
 //                          process before / after performing the call
+//                          short: transfer only half the bytes (read/write calls), as a
+//                          signal or a nearly full disk may; the tool must carry on
 //   HFK_FAULT_STICKY=1     keep failing every later call of OP (under the prefix), as a full
 //                          disk does
 //   HFK_FAULT_PREFIX=DIR   only calls on paths under DIR count (fd calls: the path the fd was
@@ -51,7 +55,7 @@ static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long g_count[OP_N], g_prefix_count[OP_N];
 static int g_trace_fd = -1, g_log_fd = -1;
 static int g_fault_op = -1, g_fault_errno = 0, g_fault_kill = 0 /*1 before, 2 after*/;
-static int g_fault_signal = SIGKILL, g_sticky = 0, g_fired = 0;
+static int g_fault_signal = SIGKILL, g_sticky = 0, g_fired = 0, g_fault_short = 0;
 static unsigned long g_fault_nth = 0;
 static char g_prefix[PATH_MAX];
 static size_t g_prefix_len = 0;
@@ -136,16 +140,21 @@ static void write_all(int fd, const char* s, size_t n) {
 }
 
 static void dump_counts(void) {
-  if (g_trace_fd < 0) return;
+  const char* counts = getenv("HFK_COUNTS");
+  if (g_trace_fd < 0 && !(counts && *counts)) return;
   t_inside++;
+  int cfd = counts && *counts ? real_open(counts, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
+                              : -1;
   char line[128];
   pthread_mutex_lock(&g_mu);
   for (int i = 0; i < OP_N; ++i) {
     int n = snprintf(line, sizeof line, "count %s %lu %lu\n", kOpNames[i], g_count[i],
                      g_prefix_count[i]);
-    write_all(g_trace_fd, line, (size_t)n);
+    if (g_trace_fd >= 0) write_all(g_trace_fd, line, (size_t)n);
+    if (cfd >= 0) write_all(cfd, line + 6, (size_t)n - 6);
   }
   pthread_mutex_unlock(&g_mu);
+  if (cfd >= 0) real_close(cfd);
   t_inside--;
 }
 
@@ -175,8 +184,9 @@ __attribute__((constructor)) static void shim_init(void) {
     if (!a || !*a) a = "EIO";
     if (strcmp(a, "kill-before") == 0) g_fault_kill = 1;
     else if (strcmp(a, "kill-after") == 0) g_fault_kill = 2;
+    else if (strcmp(a, "short") == 0) g_fault_short = 1;
     else g_fault_errno = parse_errno(a);
-    if (!g_fault_kill && g_fault_errno <= 0) {
+    if (!g_fault_kill && !g_fault_short && g_fault_errno <= 0) {
       fprintf(stderr, "fault_shim: bad HFK_FAULT_ACTION %s\n", a);
       _exit(97);
     }
@@ -257,6 +267,7 @@ static int decide(int op, const char* path, const char* path2) {
       char line[2 * PATH_MAX + 96];
       const char* action = g_fault_kill == 1   ? "kill-before"
                            : g_fault_kill == 2 ? "kill-after"
+                           : g_fault_short     ? "short"
                                                : strerrorname_np(g_fault_errno);
       int len = snprintf(line, sizeof line, "injected %s into %s #%lu %s%s%s\n",
                          action ? action : "?", kOpNames[op], pn, path ? path : "?",
@@ -271,6 +282,8 @@ static int decide(int op, const char* path, const char* path2) {
       // SIGTERM with a handler: carry on as if the call had not been interrupted.
     } else if (g_fault_kill == 2) {
       result = 2;
+    } else if (g_fault_short) {
+      result = 3;  // transfer only half the bytes (reads and writes; other calls: no effect)
     } else {
       result = -g_fault_errno;
     }
@@ -404,30 +417,58 @@ int fclose(FILE* f) {
     return r_;                         \
   } while (0)
 
+#define HALF(v, n) (((v) == 3 && (n) > 1) ? (n) / 2 : (n))
+
+// The first iovecs of `iov` holding half its bytes (the last one cut), for a short transfer.
+static int half_iov(const struct iovec* iov, int cnt, struct iovec* out, int cap) {
+  size_t total = 0;
+  for (int i = 0; i < cnt; ++i) total += iov[i].iov_len;
+  size_t want = total > 1 ? total / 2 : total, got = 0;
+  int n = 0;
+  for (int i = 0; i < cnt && n < cap && got < want; ++i) {
+    out[n] = iov[i];
+    if (got + out[n].iov_len > want) out[n].iov_len = want - got;
+    got += out[n].iov_len;
+    ++n;
+  }
+  return n;
+}
+
 ssize_t write(int fd, const void* buf, size_t n) {
-  FD_CALL(OP_WRITE, fd, -1, real_write(fd, buf, n));
+  FD_CALL(OP_WRITE, fd, -1, real_write(fd, buf, HALF(v_, n)));
 }
 ssize_t writev(int fd, const struct iovec* iov, int cnt) {
-  FD_CALL(OP_WRITEV, fd, -1, real_writev(fd, iov, cnt));
+  struct iovec h[64];
+  FD_CALL(OP_WRITEV, fd, -1,
+          v_ == 3 && cnt <= 64 ? real_writev(fd, h, half_iov(iov, cnt, h, 64))
+                               : real_writev(fd, iov, cnt));
 }
 ssize_t pwritev(int fd, const struct iovec* iov, int cnt, off_t off) {
-  FD_CALL(OP_WRITEV, fd, -1, real_pwritev(fd, iov, cnt, off));
+  struct iovec h[64];
+  FD_CALL(OP_WRITEV, fd, -1,
+          v_ == 3 && cnt <= 64 ? real_pwritev(fd, h, half_iov(iov, cnt, h, 64), off)
+                               : real_pwritev(fd, iov, cnt, off));
 }
 ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
-  FD_CALL(OP_PWRITE, fd, -1, real_pwrite(fd, buf, n, off));
+  FD_CALL(OP_PWRITE, fd, -1, real_pwrite(fd, buf, HALF(v_, n), off));
 }
 ssize_t pwrite64(int fd, const void* buf, size_t n, off64_t off) {
-  FD_CALL(OP_PWRITE, fd, -1, real_pwrite64(fd, buf, n, off));
+  FD_CALL(OP_PWRITE, fd, -1, real_pwrite64(fd, buf, HALF(v_, n), off));
 }
-ssize_t read(int fd, void* buf, size_t n) { FD_CALL(OP_READ, fd, -1, real_read(fd, buf, n)); }
+ssize_t read(int fd, void* buf, size_t n) {
+  FD_CALL(OP_READ, fd, -1, real_read(fd, buf, HALF(v_, n)));
+}
 ssize_t readv(int fd, const struct iovec* iov, int cnt) {
-  FD_CALL(OP_READV, fd, -1, real_readv(fd, iov, cnt));
+  struct iovec h[64];
+  FD_CALL(OP_READV, fd, -1,
+          v_ == 3 && cnt <= 64 ? real_readv(fd, h, half_iov(iov, cnt, h, 64))
+                               : real_readv(fd, iov, cnt));
 }
 ssize_t pread(int fd, void* buf, size_t n, off_t off) {
-  FD_CALL(OP_PREAD, fd, -1, real_pread(fd, buf, n, off));
+  FD_CALL(OP_PREAD, fd, -1, real_pread(fd, buf, HALF(v_, n), off));
 }
 ssize_t pread64(int fd, void* buf, size_t n, off64_t off) {
-  FD_CALL(OP_PREAD, fd, -1, real_pread64(fd, buf, n, off));
+  FD_CALL(OP_PREAD, fd, -1, real_pread64(fd, buf, HALF(v_, n), off));
 }
 int fsync(int fd) { FD_CALL(OP_FSYNC, fd, -1, real_fsync(fd)); }
 int fdatasync(int fd) { FD_CALL(OP_FSYNC, fd, -1, real_fdatasync(fd)); }

@@ -25,6 +25,8 @@ NOW_MS = "1700000000000"
 STRERROR = {"EIO": os.strerror(errno_mod.EIO), "ENOSPC": os.strerror(errno_mod.ENOSPC)}
 # Errors in these calls may be survived (cleanup of an already-empty dir, closing a reader).
 TOLERATED_ERRORS = {"rmdir"}
+# Not errors: an interrupted call (EINTR) or a short transfer must simply be retried.
+TRANSIENT = ("short", "EINTR")
 
 
 def sha256(path):
@@ -142,6 +144,12 @@ class Failures:
 
 def expect_exit(case, rc, err, fails, out_side=True):
     """Exit-code invariants after a run with an injected fault."""
+    if case.action in TRANSIENT:
+        if rc != 0:
+            fails.add("transient-not-retried",
+                      f"a {case.action} {case.op} (the caller must retry) made the tool exit {rc}: "
+                      f"{err.strip()[-240:]}")
+        return True
     if case.kill:
         if rc == -case.signal:
             return True
@@ -259,6 +267,12 @@ class RewriteScenario:
             cases.append(Case(self.name, "pread", n, "EIO", note="input"))
         for n in sample(after, 2):
             cases.append(Case(self.name, "pread", n, "EIO", note="verifying"))
+        # Transient: a short or interrupted write/read is retried, the output is still right.
+        for op, idx in (("writev", [c[2] for c in by_op.get("writev", [])]), ("pread", before)):
+            for n in sorted({idx[0], idx[len(idx) // 2]} if idx else set()):
+                for a in TRANSIENT:
+                    cases.append(Case(self.name, op, n, a, note="output temp" if op == "writev"
+                                      else "input"))
         # SIGTERM (an operator's kill or Ctrl-C): the tool should clean up after itself.
         writes = [c[2] for c in by_op.get("writev", [])]
         if writes:
@@ -268,8 +282,8 @@ class RewriteScenario:
             cases.append(Case(self.name, "pread", after[len(after) // 2], "kill-before",
                               signal_no=signal.SIGTERM, note="verifying"))
         if self.mode != "new":  # the cases that differ from a fresh output
-            cases = [c for c in cases if c.op in ("pread", "fsync", "rename", "close")
-                     or c.signal != 9 or c.action in ("EIO",)]
+            cases = [c for c in cases if (c.op in ("pread", "fsync", "rename", "close")
+                     or c.signal != 9 or c.action in ("EIO",)) and c.action not in TRANSIENT]
         return cases
 
     def temps(self, out_dir, out):
@@ -318,6 +332,8 @@ class RewriteScenario:
             if not os.path.exists(inp) or sha256(inp) != self.source_sha:
                 fails.add("input-intact", f"{inp} changed or vanished")
             # Nothing partial under OUT: absent (or the old file), or complete.
+            if case.action in TRANSIENT and rc == 0 and not os.path.exists(out):
+                fails.add("no-partial-output", f"exit 0 but {out} does not exist")
             if os.path.exists(out):
                 if not (self.previous_sha and sha256(out) == self.previous_sha):
                     self.output_ok(out, fails, "no-partial-output", "OUT")
@@ -526,6 +542,12 @@ class CompactScenario:
         verify = [c for c in by_op.get("pread", []) if "/.tmp/" in c[3]]
         for n in sample([c[2] for c in verify], 1):
             cases.append(Case(self.name, "pread", n, "EIO", note="verifying the output"))
+        for op, what in (("writev", "output temp"), ("write", "journal.new"), ("pread", "input")):
+            idx = [c[2] for c in by_op.get(op, []) if short(c[3], "") == what or
+                   (what == "input" and "/.tmp/" not in c[3])]
+            if idx:
+                for a in TRANSIENT:
+                    cases.append(Case(self.name, op, idx[len(idx) // 2], a, note=what))
         for op in ("writev", "fsync"):
             idx = [c[2] for c in by_op.get(op, []) if label(c[3]) == "output temp"]
             if idx:
