@@ -18,6 +18,7 @@
 //   HFK_FAULT_PREFIX=DIR   only calls on paths under DIR count (fd calls: the path the fd was
 //                          opened with; rename/link: either path)
 //   HFK_FAULT_LOG=FILE     append "injected ACTION into OP #N PATH" when the fault fires
+//                          ("stderr": to the process's standard error)
 //
 // Operation names: open_w (open/openat/creat for writing or creating), open_r (other opens),
 // write (write), writev (writev/pwritev), pwrite (pwrite/pwrite64), read (read), readv,
@@ -165,7 +166,8 @@ __attribute__((constructor)) static void shim_init(void) {
   if ((e = getenv("HFK_TRACE")) && *e)
     g_trace_fd = real_open(e, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if ((e = getenv("HFK_FAULT_LOG")) && *e)
-    g_log_fd = real_open(e, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    g_log_fd = strcmp(e, "stderr") == 0 ? fcntl(2, F_DUPFD_CLOEXEC, 3)
+                                        : real_open(e, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if ((e = getenv("HFK_FAULT_PREFIX")) && *e) {
     snprintf(g_prefix, sizeof g_prefix, "%s", e);
     g_prefix_len = strlen(g_prefix);

@@ -292,8 +292,7 @@ class RewriteScenario:
         return sorted(n for n in os.listdir(out_dir) if n.startswith("." + base + ".tmp-"))
 
     def repro(self, case, d, inp, out):
-        e = case.env(self.t.shim, d, "/dev/stderr")
-        del e["HFK_FAULT_LOG"]
+        e = case.env(self.t.shim, d, "stderr")
         pre = "# OUT holds another HFile first\n          " if self.mode == "existing" else ""
         return pre + " ".join(f"{k}={shlex.quote(v)}" for k, v in e.items()) + " " + \
             " ".join(shlex.quote(a) for a in self.argv(inp, out))
@@ -593,8 +592,7 @@ class CompactScenario:
         return cases
 
     def repro(self, case, root):
-        e = case.env(self.t.shim, root, "/dev/stderr")
-        del e["HFK_FAULT_LOG"]
+        e = case.env(self.t.shim, root, "stderr")
         return " ".join(f"{k}={shlex.quote(v)}" for k, v in e.items()) + " " + \
             " ".join(shlex.quote(a) for a in self.argv(root))
 
