@@ -261,23 +261,28 @@ class RewriteScenario:
             if c[3] in written:
                 cases.append(Case(self.name, "close", c[2], "EIO", note="output temp"))
         # Reads: of the input while copying; after the rename, of the output while verifying.
+        # (By path, so that a tool verifying its temporary file before the rename is covered.)
         rename_at = next((i for i, c in enumerate(calls) if c[0] == "rename"), len(calls))
-        before = [c[2] for i, c in enumerate(calls) if c[0] == "pread" and i < rename_at]
-        after = [c[2] for i, c in enumerate(calls) if c[0] == "pread" and i > rename_at]
+        outputs = {c[4] for c in by_op.get("rename", [])} | {c[3] for c in by_op.get("open_w", [])}
+        def verifying(i, c):
+            return self.label(c[3]) == "output temp" or (c[3] in outputs and i > rename_at)
+        before = [c[2] for i, c in enumerate(calls) if c[0] == "pread" and not verifying(i, c)]
+        after = [c[2] for i, c in enumerate(calls) if c[0] == "pread" and verifying(i, c)]
         for n in sample(before, 2):
             cases.append(Case(self.name, "pread", n, "EIO", note="input"))
         for n in sample(after, 2):
             cases.append(Case(self.name, "pread", n, "EIO", note="verifying"))
         # Transient: a short or interrupted write/read is retried, the output is still right.
-        for op, idx in (("writev", [c[2] for c in by_op.get("writev", [])]), ("pread", before)):
+        wop = max(("write", "writev", "pwrite"), key=lambda o: len(by_op.get(o, [])))
+        writes = [c[2] for c in by_op.get(wop, [])]
+        for op, idx in ((wop, writes), ("pread", before)):
             for n in sorted({idx[0], idx[len(idx) // 2]} if idx else set()):
                 for a in TRANSIENT:
-                    cases.append(Case(self.name, op, n, a, note="output temp" if op == "writev"
+                    cases.append(Case(self.name, op, n, a, note="output temp" if op == wop
                                       else "input"))
         # SIGTERM (an operator's kill or Ctrl-C): the tool should clean up after itself.
-        writes = [c[2] for c in by_op.get("writev", [])]
         if writes:
-            cases.append(Case(self.name, "writev", writes[len(writes) // 2], "kill-before",
+            cases.append(Case(self.name, wop, writes[len(writes) // 2], "kill-before",
                               signal_no=signal.SIGTERM, note="output temp"))
         if after:
             cases.append(Case(self.name, "pread", after[len(after) // 2], "kill-before",
