@@ -18,6 +18,10 @@ import shutil
 import signal
 import subprocess
 import sys
+
+# Temporary names the tools write under (hfile/temp_files.h): .<name>.tmp-<pid> (a Writer's
+# file), .<name>.rewrite-<pid> (hfile-rewrite's unverified output) and ..<name>.rewrite-<pid>.tmp-<pid>.
+TEMP_NAME = re.compile(r"^\..*\.(tmp|rewrite)-\d+(\.tmp-\d+)?$")
 import tempfile
 import time
 
@@ -217,11 +221,13 @@ class RewriteScenario:
         return inp, out, os.path.join(d, "out")
 
     def argv(self, inp, out):
+        if self.mode == "inplace":
+            return [self.t.path("hfile-rewrite"), "--in-place", inp, out]
         return [self.t.path("hfile-rewrite"), inp, out]
 
     def label(self, p):
         n = os.path.basename(p)
-        if re.match(r"^\..*\.tmp-\d+$", n):
+        if re.match(TEMP_NAME, n):
             return "output temp"
         if self.mode == "inplace":
             return "IN=OUT" if n == "x.hfile" else "dir"
@@ -294,7 +300,9 @@ class RewriteScenario:
 
     def temps(self, out_dir, out):
         base = os.path.basename(out)
-        return sorted(n for n in os.listdir(out_dir) if n.startswith("." + base + ".tmp-"))
+        return sorted(n for n in os.listdir(out_dir)
+                      if TEMP_NAME.match(n) and (n.startswith("." + base + ".")
+                                                 or n.startswith(".." + base + ".")))
 
     def repro(self, case, d, inp, out):
         e = case.env(self.t.shim, d, "stderr")
@@ -387,7 +395,7 @@ class OutDirScenario(RewriteScenario):
 
     def label(self, p):
         n = os.path.basename(p)
-        if re.match(r"^\..*\.tmp-\d+$", n):
+        if re.match(TEMP_NAME, n):
             return "output temp"
         if n in ("in1.hfile", "in2.hfile"):
             return n
@@ -609,7 +617,7 @@ class CompactScenario:
         out = []
         for dirpath, _, names in os.walk(root):
             for n in names:
-                if re.match(r"^\..*\.tmp-\d+$", n) or n.endswith(".new"):
+                if re.match(TEMP_NAME, n) or n.endswith(".new"):
                     out.append(os.path.relpath(os.path.join(dirpath, n), root))
         return sorted(out)
 
@@ -715,7 +723,7 @@ def label(p):
         n = tail[1]
         if n.startswith("hfile-compact.journal"):
             return n[len("hfile-compact."):]
-        if re.match(r"^\..*\.tmp-\d+$", n):
+        if re.match(TEMP_NAME, n):
             return "output temp"
         return ".tmp/output"
     if len(tail) == 1:
