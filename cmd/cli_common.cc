@@ -36,6 +36,7 @@ int WorseExitCode(int a, int b) {
 
 void PrintError(std::ostream& err, const std::string& tool, const Status& s) {
   err << tool << ": " << s.ToString() << "\n";
+  if (ExitCodeFor(s) == kExitUsage) err << "Run with --help for usage.\n";  // as UsageError
 }
 
 int ReportError(std::ostream& err, const std::string& tool, const Status& s) {

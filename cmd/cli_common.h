@@ -7,8 +7,9 @@
 //   3  unreadable: I/O error, missing path, not an HFile, unsupported feature
 // When inputs differ, a tool returns the worst: 2 before 3 before 1.
 //
-// Messages: "<tool>: <message>\nRun with --help for usage." for usage errors (UsageError),
-// "<tool>: <Status>" for everything else (PrintError).
+// Messages: "<tool>: <message>\nRun with --help for usage." for usage errors (UsageError; a
+// library's InvalidArgument through PrintError gets the same second line), "<tool>: <Status>"
+// for everything else (PrintError).
 #ifndef HFILE_CMD_CLI_COMMON_H_
 #define HFILE_CMD_CLI_COMMON_H_
 
@@ -37,7 +38,8 @@ inline constexpr int kExitUnreadable = 3;
 int ExitCodeFor(const Status& s);
 // The worse of two exit codes: corruption (2) outranks unreadable (3) outranks usage (1).
 int WorseExitCode(int a, int b);
-// Prints "<tool>: <status>" on err.
+// Prints "<tool>: <status>" on err, and for a usage error (InvalidArgument) the same
+// "Run with --help for usage." line as UsageError.
 void PrintError(std::ostream& err, const std::string& tool, const Status& s);
 // Prints "<tool>: <status>" on err; returns ExitCodeFor(s).
 int ReportError(std::ostream& err, const std::string& tool, const Status& s);

@@ -239,11 +239,10 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   std::vector<std::pair<std::string, std::string>> jobs;
   if (!f.out_dir.empty()) {
     if (std::error_code ec; !std::filesystem::is_directory(f.out_dir, ec)) {
-      return ReportError(err, kTool,
-                         std::filesystem::exists(f.out_dir, ec)
-                             ? Status::InvalidArgument("--out-dir " + f.out_dir,
-                                                       "not a directory")
-                             : Status::NotFound(f.out_dir, "No such file or directory"));
+      if (std::filesystem::exists(f.out_dir, ec)) {
+        return UsageError(err, kTool, "--out-dir " + f.out_dir + ": not a directory");
+      }
+      return ReportError(err, kTool, Status::NotFound(f.out_dir, "No such file or directory"));
     }
     // "IN OUT --out-dir DIR" mixes the two forms: refuse it before writing anything, rather
     // than rewrite IN into DIR and then fail on OUT as an input.

@@ -157,6 +157,9 @@ TEST(CliCommon, OneMessageFormat) {
   EXPECT_EQ(ReportError(err, "hfile-x", Status::NotFound("/a", "No such file or directory")),
             kExitUnreadable);
   EXPECT_EQ(err.str(), "hfile-x: NotFound: /a: No such file or directory\n");
+  err.str("");
+  EXPECT_EQ(ReportError(err, "hfile-x", Status::InvalidArgument("/t", "not a table")), kExitUsage);
+  EXPECT_EQ(err.str(), "hfile-x: Invalid argument: /t: not a table\nRun with --help for usage.\n");
 }
 
 TEST(CliCommon, EveryToolHasVersionAndHelp) {
