@@ -74,7 +74,7 @@ CLI::Validator IntegerIn(int64_t lo, int64_t hi) {
         }
         return "";
       },
-      "INT " + range);
+      "");  // the option's help text states the range
 }
 
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }

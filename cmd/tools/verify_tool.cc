@@ -41,9 +41,10 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   app.add_flag("--no-blooms", no_blooms, "Skip the bloom filter checks");
   app.add_flag("--no-key-ranges", no_key_ranges,
                "Skip the check that cells lie in their region's key range");
-  app.add_option("--max-problems", o.max_problems, "List at most this many problems per file")
+  app.add_option("--max-problems", o.max_problems,
+                 "List at most this many problems per file (default: 100)")
       ->check(IntegerIn(0, INT64_MAX));
-  app.add_option("-j,--jobs", jobs, "Check this many files at once (default: one per core)")
+  app.add_option("-j,--jobs", jobs, "Check this many files at once, 1..256 (default: one per core)")
       ->check(IntegerIn(1, 256));
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   o.check_blooms = !no_blooms;
