@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <set>
+#include <charconv>
+#include <limits>
 #include <ostream>
+#include <set>
 
 #include "hfile/escape.h"
 
@@ -36,6 +38,45 @@ int WorseExitCode(int a, int b) {
 
 void PrintError(std::ostream& err, const std::string& tool, const Status& s) {
   err << tool << ": " << s.ToString() << "\n";
+  if (ExitCodeFor(s) == kExitUsage) err << "Run with --help for usage.\n";  // as UsageError
+}
+
+int ReportError(std::ostream& err, const std::string& tool, const Status& s) {
+  PrintError(err, tool, s);
+  return ExitCodeFor(s);
+}
+
+int UsageError(std::ostream& err, const std::string& tool, const std::string& message) {
+  err << tool << ": " << message << "\nRun with --help for usage.\n";
+  return kExitUsage;
+}
+
+const char* Version() { return HFILE_VERSION; }
+
+std::string VersionLine(const std::string& tool) {
+  return tool + " (hfilekit) " + Version();
+}
+
+void AddStandardFlags(CLI::App& app) {
+  app.set_help_flag("--help", "Print this help and exit");
+  app.set_version_flag("--version", VersionLine(app.get_name()), "Print the version and exit");
+}
+
+CLI::Validator IntegerIn(int64_t lo, int64_t hi) {
+  const std::string range = hi == std::numeric_limits<int64_t>::max()
+                                ? ">= " + std::to_string(lo)
+                                : "in " + std::to_string(lo) + ".." + std::to_string(hi);
+  return CLI::Validator(
+      [lo, hi, range](std::string& text) -> std::string {
+        int64_t v = 0;
+        const char* end = text.data() + text.size();
+        auto [p, ec] = std::from_chars(text.data(), end, v);
+        if (text.empty() || ec != std::errc() || p != end || v < lo || v > hi) {
+          return text + " is not an integer " + range;
+        }
+        return "";
+      },
+      "");  // the option's help text states the range
 }
 
 bool StderrIsTerminal() { return ::isatty(STDERR_FILENO) == 1; }
@@ -107,13 +148,15 @@ std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, s
                              std::ostream& err) {
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForVersion& e) {
+    out << e.what() << "\n";
+    return kExitOk;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {
       out << app.help();
       return kExitOk;
     }
-    err << e.what() << "\nRun with --help for usage.\n";
-    return kExitUsage;
+    return UsageError(err, app.get_name(), e.what());
   }
   return std::nullopt;
 }

@@ -1,14 +1,20 @@
-// What every hfile-* tool shares: exit codes, Status to exit code, error printing.
+// What every hfile-* tool shares: the exit codes, Status to exit code, and the messages.
 //
-// Exit codes (documented in every man page):
+// Exit codes, the same for every tool (man/hfile.1.md and each tool's EXIT STATUS):
 //   0  success; for verify: every file clean
-//   1  usage error (bad flags or arguments)
-//   2  corruption found (a file is damaged or violates the format)
-//   3  unreadable (I/O error, missing file, not an HFile, unsupported feature)
+//   1  usage error: unknown flag, bad option value (out of range, unknown name), bad arguments
+//   2  corruption found: an HFile (or store) is damaged or violates the format
+//   3  unreadable: I/O error, missing path, not an HFile, unsupported feature
+// When inputs differ, a tool returns the worst: 2 before 3 before 1.
+//
+// Messages: "<tool>: <message>\nRun with --help for usage." for usage errors (UsageError; a
+// library's InvalidArgument through PrintError gets the same second line), "<tool>: <Status>"
+// for everything else (PrintError).
 #ifndef HFILE_CMD_CLI_COMMON_H_
 #define HFILE_CMD_CLI_COMMON_H_
 
 #include <atomic>
+#include <cstdint>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -19,6 +25,7 @@
 
 namespace CLI {
 class App;
+class Validator;
 }  // namespace CLI
 
 namespace hfile::cli {
@@ -28,12 +35,27 @@ inline constexpr int kExitUsage = 1;
 inline constexpr int kExitCorrupt = 2;
 inline constexpr int kExitUnreadable = 3;
 
-// The exit code a tool returns for `s`.
+// The exit code a tool returns for `s`: OK 0, InvalidArgument 1, Corruption 2, else 3.
 int ExitCodeFor(const Status& s);
-// The worse of two exit codes (corruption outranks unreadable outranks usage? no: see .cc).
+// The worse of two exit codes: corruption (2) outranks unreadable (3) outranks usage (1).
 int WorseExitCode(int a, int b);
-// Prints "<tool>: <status>" on err.
+// Prints "<tool>: <status>" on err, and for a usage error (InvalidArgument) the same
+// "Run with --help for usage." line as UsageError.
 void PrintError(std::ostream& err, const std::string& tool, const Status& s);
+// Prints "<tool>: <status>" on err; returns ExitCodeFor(s).
+int ReportError(std::ostream& err, const std::string& tool, const Status& s);
+// Prints "<tool>: <message>\nRun with --help for usage." on err; returns kExitUsage.
+int UsageError(std::ostream& err, const std::string& tool, const std::string& message);
+
+// hfilekit's version, from CMake's project(VERSION).
+const char* Version();
+// What --version prints: "<tool> (hfilekit) <version>".
+std::string VersionLine(const std::string& tool);
+// Gives `app` the flags every tool has: --help and --version.
+void AddStandardFlags(CLI::App& app);
+// A validator for integer option values in [lo, hi]: "<flag>: <value> is not an integer in
+// lo..hi" (or ">= lo" when hi is the maximum).
+CLI::Validator IntegerIn(int64_t lo, int64_t hi);
 // True iff stderr is a terminal (progress output goes there only then).
 bool StderrIsTerminal();
 
@@ -61,7 +83,8 @@ std::vector<std::string> RegionSetHFiles(const std::vector<region::RegionSet>& s
 Result<std::string> ParseBytesArg(const std::string& text, bool hex);
 
 // Parses argv into `app`. nullopt: go on. Otherwise the exit code to return at once: 0 after
-// printing --help on out, kExitUsage after printing the parse error on err.
+// printing --help or --version on out, kExitUsage after printing the parse error on err as
+// UsageError does (the tool's name is app's name).
 std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
                              std::ostream& err);
 

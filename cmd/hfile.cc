@@ -1,13 +1,22 @@
 // hfile: the front end. `hfile <tool> ARGS...` runs hfile-<tool> ARGS..., found next to this
-// binary or on PATH, the way git runs its subcommands.
+// binary or on PATH, the way git runs its subcommands; `hfile help [TOOL]` lists the tools or
+// shows one tool's --help; `hfile --version`. Exit codes and messages are the tools' own
+// (cli_common.h).
 #include <unistd.h>
 
-#include <cstdio>
+#include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <string>
 #include <vector>
 
+#include "cli_common.h"
+
 namespace {
+
+using hfile::cli::UsageError;
+
+constexpr const char* kTool = "hfile";
 
 const char* const kTools[][2] = {
     {"dump", "show an HFile's cells, blocks, index, file info and statistics"},
@@ -16,9 +25,29 @@ const char* const kTools[][2] = {
     {"compact", "compact a region's store files offline, as HBase would"},
 };
 
-void Usage(FILE* out) {
-  std::fprintf(out, "usage: hfile <tool> [ARGS...]\n       hfile <tool> --help\n\ntools:\n");
-  for (const auto& t : kTools) std::fprintf(out, "  %-10s %s\n", t[0], t[1]);
+bool IsTool(const std::string& name) {
+  for (const auto& t : kTools)
+    if (name == t[0]) return true;
+  return false;
+}
+
+std::string ToolList() {
+  std::string s;
+  for (const auto& t : kTools) s += std::string(s.empty() ? "" : ", ") + t[0];
+  return s;
+}
+
+void Usage(std::ostream& out) {
+  out << "usage: hfile <tool> [ARGS...]\n"
+         "       hfile help [<tool>]\n"
+         "       hfile --help | --version\n\n"
+         "tools:\n";
+  for (const auto& t : kTools) {
+    std::string name = t[0];
+    out << "  " << name << std::string(11 - name.size(), ' ') << t[1] << "\n";
+  }
+  out << "\n'hfile help <tool>' shows a tool's options. Exit codes: 0 ok, 1 usage error, "
+         "2 corruption found, 3 unreadable (see hfile(1)).\n";
 }
 
 std::string SelfDir() {
@@ -30,26 +59,50 @@ std::string SelfDir() {
   return slash == std::string::npos ? "" : p.substr(0, slash);
 }
 
+// Runs hfile-<name> with `args` in place of this process; returns only when it cannot.
+int Exec(const std::string& name, const std::vector<std::string>& args) {
+  std::string tool = "hfile-" + name;
+  std::vector<char*> argv;
+  argv.push_back(tool.data());
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::string local = SelfDir() + "/" + tool;
+  if (::access(local.c_str(), X_OK) == 0) ::execv(local.c_str(), argv.data());
+  ::execvp(tool.c_str(), argv.data());
+  const int e = errno;
+  if (!IsTool(name)) {
+    return UsageError(std::cerr, kTool,
+                      "'" + name + "' is not an hfile tool; tools: " + ToolList());
+  }
+  // A tool of this kit whose binary is missing or not executable: unreadable.
+  std::cerr << kTool << ": cannot run " << tool << ": " << std::strerror(e) << "\n";
+  return hfile::cli::kExitUnreadable;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
-    Usage(argc < 2 ? stderr : stdout);
-    return argc < 2 ? 1 : 0;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) return UsageError(std::cerr, kTool, "no tool given; tools: " + ToolList());
+  const std::string& first = args[0];
+  if (first == "--help" || first == "-h") {
+    Usage(std::cout);
+    return hfile::cli::kExitOk;
   }
-  if (!std::strcmp(argv[1], "--version")) {
-    std::printf("hfile (hfilekit) 0.1.0\n");
-    return 0;
+  if (first == "--version") {
+    std::cout << hfile::cli::VersionLine(kTool) << "\n";
+    return hfile::cli::kExitOk;
   }
-  std::string tool = std::string("hfile-") + argv[1];
-  std::vector<char*> args;
-  args.push_back(tool.data());
-  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
-  args.push_back(nullptr);
-  std::string local = SelfDir() + "/" + tool;
-  if (::access(local.c_str(), X_OK) == 0) ::execv(local.c_str(), args.data());
-  ::execvp(tool.c_str(), args.data());
-  std::fprintf(stderr, "hfile: '%s' is not an hfile tool (%s)\n\n", argv[1], std::strerror(errno));
-  Usage(stderr);
-  return 1;
+  if (first == "help") {
+    if (args.size() == 1) {
+      Usage(std::cout);
+      return hfile::cli::kExitOk;
+    }
+    if (args.size() > 2) return UsageError(std::cerr, kTool, "help takes at most one tool");
+    return Exec(args[1], {"--help"});
+  }
+  if (!first.empty() && first[0] == '-') {
+    return UsageError(std::cerr, kTool, "unknown option " + first + "; give a tool first");
+  }
+  return Exec(first, std::vector<std::string>(args.begin() + 1, args.end()));
 }

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <signal.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <ostream>
 
 #include "cli_common.h"
@@ -132,7 +134,7 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
   CLI::App app{"Compact the store files of a table, region or family directory offline, as "
                "HBase's own compaction would, committing crash-safely.",
                "hfile-compact"};
-  app.set_help_flag("--help", "Print this help and exit");
+  AddStandardFlags(app);
   CompactFlags f;
   app.add_option("path", f.path, "Table dir (<root>/data/<ns>/<table>), region dir or family dir")
       ->required();
@@ -145,7 +147,8 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
   app.add_flag("--dry-run", f.dry_run,
                "Plan and run the merge without writing: files, bytes, cells dropped by reason");
   app.add_option("--now", f.now, "Current time in ms since the epoch for TTL decisions "
-                                 "(default: the wall clock)");
+                                 "(default: the wall clock)")
+      ->check(IntegerIn(0, INT64_MAX));
   app.add_flag("--delete-replaced", f.delete_replaced,
                "Delete replaced files instead of moving them to <root>/archive/");
   app.add_flag("--force", f.force,
@@ -157,6 +160,11 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (std::error_code ec; !std::filesystem::exists(f.path, ec)) {  // missing: unreadable (3)
+    return ReportError(err, "hfile-compact",
+                       ec ? Status::IOError(f.path, ec.message())
+                          : Status::NotFound(f.path, "No such file or directory"));
+  }
   region::CompactOptions o;
   o.request = f.minor ? region::CompactRequest::kMinor : region::CompactRequest::kMajor;
   o.families = f.families;

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <ostream>
 
 #include "cli_common.h"
@@ -13,9 +14,13 @@
 
 namespace hfile::cli {
 
+namespace {
+constexpr const char* kTool = "hfile-dump";
+}  // namespace
+
 int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Show an HFile's cells, blocks, index, file info and statistics.", "hfile-dump"};
-  app.set_help_flag("--help", "Print this help and exit");
+  CLI::App app{"Show an HFile's cells, blocks, index, file info and statistics.", kTool};
+  AddStandardFlags(app);
   DumpOptions o;
   std::vector<std::string> files;
   RegionArgs regions;
@@ -46,7 +51,8 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_option("--to", to, "Row to stop at (exclusive)");
   app.add_option("--prefix", prefix, "Print only rows with this prefix");
   app.add_option("--limit", o.limit,
-                 "Print at most this many cells per file (per table/region/snapshot)");
+                 "Print at most this many cells per file (per table/region/snapshot; 0: all)")
+      ->check(IntegerIn(0, INT64_MAX));
   app.add_flag("--hex", hex, "Rows on the command line and bytes in the output are hex");
   app.add_flag("--json", o.json, "Write JSON lines instead of text");
   app.add_flag("--no-verify-checksums", no_checksums, "Do not verify block checksums");
@@ -54,29 +60,32 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   o.byte_format = hex ? ByteFormat::kHex : ByteFormat::kEscaped;
   o.reader.verify_checksums = !no_checksums;
   struct RowArg {
+    const char* flag;
     const std::string& text;
     std::optional<std::string>* dst;
   };
-  for (RowArg a : {RowArg{row, &o.seek_row}, RowArg{from, &o.from_row}, RowArg{to, &o.to_row},
-                   RowArg{prefix, &o.prefix}}) {
+  for (RowArg a : {RowArg{"--seekToRow", row, &o.seek_row}, RowArg{"--from", from, &o.from_row},
+                   RowArg{"--to", to, &o.to_row}, RowArg{"--prefix", prefix, &o.prefix}}) {
     if (a.text.empty()) continue;
     auto bytes = ParseBytesArg(a.text, hex);
     if (!bytes.ok()) {
-      PrintError(err, "hfile-dump", bytes.status());
-      return kExitUsage;
+      return UsageError(err, kTool, fmt::format("{}: {}", a.flag, bytes.status().message()));
     }
     *a.dst = *bytes;
   }
+  if (o.from_row && o.to_row && Slice(*o.to_row).compare(Slice(*o.from_row)) <= 0) {
+    return UsageError(err, kTool,
+                      fmt::format("--from {} does not sort before --to {}: the range is empty",
+                                  from, to));
+  }
   int code = kExitOk;
   if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
-    err << "hfile-dump: --root needs --table or --snapshot\nRun with --help for usage.\n";
-    return kExitUsage;
+    return UsageError(err, kTool, "--root needs --table or --snapshot");
   }
   if (!ro.families.empty() && regions.empty()) {
-    err << "hfile-dump: --family needs --table, --region or --snapshot\n";
-    return kExitUsage;
+    return UsageError(err, kTool, "--family needs --table, --region or --snapshot");
   }
-  std::vector<region::RegionSet> sets = OpenRegionSets(regions, "hfile-dump", err, &code);
+  std::vector<region::RegionSet> sets = OpenRegionSets(regions, kTool, err, &code);
   const bool file_modes = o.print_meta || o.print_block_index || o.print_block_headers ||
                           o.print_stats || o.verbose;
   const bool cell_modes = o.print_cells || o.print_keys || o.seek_row || o.check_row_order;
@@ -100,7 +109,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
       Status s = region::DumpRegionSetCells(set, ro, out, err, &result);
       scanned += result.cells;
       if (!s.ok()) {
-        if (s.IsInvalidArgument()) PrintError(err, "hfile-dump", s);
+        if (s.IsInvalidArgument()) PrintError(err, kTool, s);
         code = WorseExitCode(code, ExitCodeFor(s));
       } else if (result.order_violations > 0) {
         code = WorseExitCode(code, kExitCorrupt);
@@ -116,8 +125,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
   if (files.empty()) {
     if (!sets.empty() || code != kExitOk) return code;
-    err << "hfile-dump: no input files\nRun with --help for usage.\n";
-    return kExitUsage;
+    return UsageError(err, kTool, "no input files");
   }
   if (!o.print_cells && !o.print_keys && !o.print_meta && !o.print_block_index &&
       !o.print_block_headers && !o.check_row_order && !o.print_stats && !o.verbose &&
@@ -131,7 +139,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     scanned += result.cells_scanned;
     out.flush();
     if (!s.ok()) {
-      PrintError(err, "hfile-dump", s);
+      PrintError(err, kTool, s);
       code = WorseExitCode(code, ExitCodeFor(s));
     } else if (result.order_violations > 0) {
       code = WorseExitCode(code, kExitCorrupt);

@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <ostream>
 
@@ -23,16 +25,56 @@ struct RewriteFlags {
   uint64_t sample_blocks = 0;
 };
 
+constexpr const char* kTool = "hfile-rewrite";
+
+// The levels each codec takes, as HBase's codecs and our writer accept them (0 is not one: the
+// writer reads it as "the codec's default"); nullopt: the codec has no level.
+std::optional<std::pair<int, int>> LevelRange(Compression c) {
+  switch (c) {
+    case Compression::kGz:
+    case Compression::kBzip2:
+    case Compression::kLzma: return std::pair{1, 9};
+    case Compression::kZstd: return std::pair{1, 22};
+    case Compression::kLz4: return std::pair{1, 12};  // 1: LZ4 fast, 2..12: LZ4HC
+    case Compression::kBrotli: return std::pair{1, 11};
+    default: return std::nullopt;
+  }
+}
+
+// Flag values -> RewriteOptions. InvalidArgument (a usage error) names the flag and what is
+// valid.
 Status ParseOptions(const RewriteFlags& f, RewriteOptions* o) {
   if (!f.compression.empty()) {
     auto c = ParseCompression(f.compression);
-    if (!c) return Status::InvalidArgument("unknown --compression", f.compression);
+    if (!c) {
+      return Status::InvalidArgument(fmt::format(
+          "--compression {}: unknown codec; valid: NONE, GZ, SNAPPY, LZ4, ZSTD, BZIP2, LZO, LZMA, "
+          "BROTLI", f.compression));
+    }
     o->compression = *c;
+  }
+  if (f.level) {
+    if (!o->compression) {
+      return Status::InvalidArgument(
+          "--level needs --compression (each codec has its own levels)");
+    }
+    auto range = LevelRange(*o->compression);
+    if (!range) {
+      return Status::InvalidArgument(fmt::format("--level {}: {} has no compression levels",
+                                                 *f.level, CompressionName(*o->compression)));
+    }
+    if (*f.level < range->first || *f.level > range->second) {
+      return Status::InvalidArgument(fmt::format("--level {}: {} levels are {}..{}", *f.level,
+                                                 CompressionName(*o->compression), range->first,
+                                                 range->second));
+    }
   }
   if (!f.encoding.empty()) {
     auto e = ParseDataBlockEncoding(f.encoding);
     if (!e || *e == DataBlockEncoding::kPrefixTree) {
-      return Status::InvalidArgument("unknown --encoding", f.encoding);
+      return Status::InvalidArgument(fmt::format(
+          "--encoding {}: unknown encoding; valid: NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1",
+          f.encoding));
     }
     o->encoding = *e;
   }
@@ -43,26 +85,32 @@ Status ParseOptions(const RewriteFlags& f, RewriteOptions* o) {
       name.resize(colon);
     }
     auto b = ParseBloomType(name);
-    if (!b) return Status::InvalidArgument("unknown --bloom", f.bloom);
+    if (!b) {
+      return Status::InvalidArgument(fmt::format(
+          "--bloom {}: unknown bloom type; valid: NONE, ROW, ROWCOL, ROWPREFIX_FIXED_LENGTH:LEN",
+          f.bloom));
+    }
     o->bloom_type = *b;
     if (!len.empty()) {
-      try {
-        o->bloom_prefix_length = std::stoi(len);
-      } catch (...) {
-        return Status::InvalidArgument("bad --bloom prefix length", len);
+      int n = 0;
+      auto [p, ec] = std::from_chars(len.data(), len.data() + len.size(), n);
+      if (ec != std::errc() || p != len.data() + len.size() || n < 1) {
+        return Status::InvalidArgument(fmt::format(
+            "--bloom {}: the prefix length {} is not an integer >= 1", f.bloom, len));
       }
+      o->bloom_prefix_length = n;
     }
   }
   if (!f.checksum.empty()) {
     auto c = ParseChecksumType(f.checksum);
-    if (!c) return Status::InvalidArgument("unknown --checksum", f.checksum);
+    if (!c) {
+      return Status::InvalidArgument(fmt::format(
+          "--checksum {}: unknown checksum type; valid: NULL, CRC32, CRC32C", f.checksum));
+    }
     o->checksum_type = *c;
   }
   o->compression_level = f.level;
-  if (f.block_size) {
-    if (*f.block_size == 0) return Status::InvalidArgument("--blocksize must be > 0");
-    o->block_size = *f.block_size;
-  }
+  if (f.block_size) o->block_size = *f.block_size;  // range checked by the flag
   return Status::OK();
 }
 
@@ -154,17 +202,21 @@ int RunCompare(const RewriteFlags& f, const RewriteOptions& ro, std::ostream& ou
 
 int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"Rewrite HFiles with another codec, encoding, bloom, block size or checksum.",
-               "hfile-rewrite"};
-  app.set_help_flag("--help", "Print this help and exit");
+               kTool};
+  AddStandardFlags(app);
   RewriteFlags f;
   app.add_option("files", f.files, "IN OUT, or IN... with --out-dir, or IN... with --compare");
   app.add_option("--out-dir", f.out_dir, "Write each input to DIR/<32 hex digits> (HBase naming)");
   app.add_option("--compression", f.compression,
                  "NONE|GZ|SNAPPY|LZ4|ZSTD|BZIP2|LZO|LZMA|BROTLI (default: keep)");
-  app.add_option("--level", f.level, "Compression level (default: the codec's HBase default)");
+  app.add_option("--level", f.level,
+                 "With --compression: its level (GZ, BZIP2, LZMA 1..9; ZSTD 1..22; LZ4 1..12; "
+                 "BROTLI 1..11; default: the codec's HBase default)");
   app.add_option("--encoding", f.encoding, "NONE|PREFIX|DIFF|FAST_DIFF|ROW_INDEX_V1 (default: keep)");
   app.add_option("--bloom", f.bloom, "NONE|ROW|ROWCOL|ROWPREFIX_FIXED_LENGTH[:LEN] (default: keep)");
-  app.add_option("--blocksize", f.block_size, "Data block size in bytes (default: inferred)");
+  app.add_option("--blocksize", f.block_size,
+                 "Data block size in bytes, 1024..16777216 as HBase allows (default: inferred)")
+      ->check(IntegerIn(1024, 16 << 20));
   app.add_option("--checksum", f.checksum, "NULL|CRC32|CRC32C (default: keep)");
   app.add_flag("--in-place", f.in_place,
                "Allow OUT to be IN itself: the new file replaces it only once written, fsynced "
@@ -176,27 +228,42 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   app.add_flag("--compare", f.compare,
                "Try codec/encoding/block-size combinations and print a table; writes nothing");
   app.add_option("--sample-blocks", f.sample_blocks,
-                 "With --compare: use only about N data blocks' worth of cells");
+                 "With --compare: use only about N data blocks' worth of cells")
+      ->check(IntegerIn(0, INT64_MAX));
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   RewriteOptions ro;
-  if (Status s = ParseOptions(f, &ro); !s.ok()) {
-    PrintError(err, "hfile-rewrite", s);
-    return kExitUsage;
+  if (Status s = ParseOptions(f, &ro); !s.ok()) return UsageError(err, kTool, s.message());
+  if (f.files.empty()) return UsageError(err, kTool, "no input files");
+  if (f.compare && !f.out_dir.empty()) {
+    return UsageError(err, kTool, "--compare writes nothing: --out-dir does not go with it");
   }
-  if (f.files.empty()) {
-    err << "hfile-rewrite: no input files\nRun with --help for usage.\n";
-    return kExitUsage;
+  if (!f.compare && app.count("--sample-blocks")) {
+    return UsageError(err, kTool, "--sample-blocks needs --compare");
   }
   if (f.compare) return RunCompare(f, ro, out, err);
 
   std::vector<std::pair<std::string, std::string>> jobs;
   if (!f.out_dir.empty()) {
+    if (std::error_code ec; !std::filesystem::is_directory(f.out_dir, ec)) {
+      if (std::filesystem::exists(f.out_dir, ec)) {
+        return UsageError(err, kTool, "--out-dir " + f.out_dir + ": not a directory");
+      }
+      return ReportError(err, kTool, Status::NotFound(f.out_dir, "No such file or directory"));
+    }
+    // "IN OUT --out-dir DIR" mixes the two forms: refuse it before writing anything, rather
+    // than rewrite IN into DIR and then fail on OUT as an input.
+    std::error_code ec;
+    if (f.files.size() == 2 && !std::filesystem::exists(f.files[1], ec)) {
+      return UsageError(err, kTool,
+                        fmt::format("with --out-dir every argument is an input, and {} does not "
+                                    "exist; give IN OUT, or IN... --out-dir DIR",
+                                    f.files[1]));
+    }
     for (const auto& in : f.files) jobs.emplace_back(in, f.out_dir + "/" + NewStoreFileName());
   } else if (f.files.size() == 2) {
     jobs.emplace_back(f.files[0], f.files[1]);
   } else {
-    err << "hfile-rewrite: give IN OUT, or inputs with --out-dir DIR\nRun with --help for usage.\n";
-    return kExitUsage;
+    return UsageError(err, kTool, "give IN OUT, or IN... --out-dir DIR");
   }
   const bool progress = StderrIsTerminal() && !f.json;
   ro.in_place = f.in_place;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <ostream>
 #include <thread>
 
@@ -13,10 +14,14 @@
 
 namespace hfile::cli {
 
+namespace {
+constexpr const char* kTool = "hfile-verify";
+}  // namespace
+
 int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{"Check HFiles, regions, tables and snapshots for corruption and format "
-               "violations.", "hfile-verify"};
-  app.set_help_flag("--help", "Print this help and exit");
+               "violations.", kTool};
+  AddStandardFlags(app);
   region::RegionVerifyOptions ro;
   VerifyOptions& o = ro.file;
   std::vector<std::string> files;
@@ -36,22 +41,22 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   app.add_flag("--no-blooms", no_blooms, "Skip the bloom filter checks");
   app.add_flag("--no-key-ranges", no_key_ranges,
                "Skip the check that cells lie in their region's key range");
-  app.add_option("--max-problems", o.max_problems, "List at most this many problems per file");
-  app.add_option("-j,--jobs", jobs, "Check this many files at once (default: one per core)")
-      ->check(CLI::Range(1u, 256u));
+  app.add_option("--max-problems", o.max_problems,
+                 "List at most this many problems per file (default: 100)")
+      ->check(IntegerIn(0, INT64_MAX));
+  app.add_option("-j,--jobs", jobs, "Check this many files at once, 1..256 (default: one per core)")
+      ->check(IntegerIn(1, 256));
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   o.check_blooms = !no_blooms;
   ro.check_key_ranges = !no_key_ranges;
   if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
-    err << "hfile-verify: --root needs --table or --snapshot\nRun with --help for usage.\n";
-    return kExitUsage;
+    return UsageError(err, kTool, "--root needs --table or --snapshot");
   }
   if (files.empty() && regions.empty()) {
-    err << "hfile-verify: no input files\nRun with --help for usage.\n";
-    return kExitUsage;
+    return UsageError(err, kTool, "no input files");
   }
   int code = kExitOk;
-  for (const auto& set : OpenRegionSets(regions, "hfile-verify", err, &code)) {
+  for (const auto& set : OpenRegionSets(regions, kTool, err, &code)) {
     region::RegionVerifyReport report = region::VerifyRegionSet(set, ro);
     PrintRegionVerifyReport(report, json, quiet, out);
     if (report.corrupt()) code = WorseExitCode(code, kExitCorrupt);

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 
+#include "coding.h"
 #include "compression.h"
+#include "hfile/block_type.h"
 #include "hfile/escape.h"
 #include "reader_internal.h"
 
@@ -18,12 +20,37 @@ std::string FirstOnRowKey(const Slice& row) {
 
 namespace {
 
+// Whether `tail` (a file's last bytes) ends with an HFile trailer's frame: a known major version
+// in the last 4 bytes and the trailer magic where that version's trailer starts.
+bool HasTrailerFrame(const std::string& tail) {
+  if (tail.size() < 4) return false;
+  int major, minor;
+  DecodeVersion(DecodeFixed32BE(tail.data() + tail.size() - 4), &major, &minor);
+  if (major < 1 || major > 3 || tail.size() < TrailerSize(major)) return false;
+  return tail.compare(tail.size() - TrailerSize(major), 8, kTrailerMagic, 8) == 0;
+}
+
+// A file with no trailer frame at its end and no block magic at its start is not an HFile at
+// all (another kind of file, empty, random bytes): NotSupported, which the tools report as
+// unreadable. With either one it is an HFile, and a damaged trailer stays Corruption.
+Status ClassifyTrailerError(Reader::Rep* r, const std::string& tail, Status s) {
+  if (s.ok() || HasTrailerFrame(tail)) return s;
+  char head[8];
+  if (r->file->size() >= sizeof(head)) {
+    HFILE_RETURN_IF_ERROR(r->file->Read(0, sizeof(head), head));
+    if (BlockTypeFromMagic(Slice(head, sizeof(head)))) return s;
+  }
+  return Status::NotSupported(fmt::format(
+      "not an HFile: no HFile block at its start and no HFile trailer at its end ({})",
+      s.message()));
+}
+
 Status OpenTrailer(Reader::Rep* r) {
   const uint64_t size = r->file->size();
   const size_t tail_len = static_cast<size_t>(std::min<uint64_t>(size, 4096));
   std::string tail(tail_len, '\0');
   HFILE_RETURN_IF_ERROR(r->file->Read(size - tail_len, tail_len, tail.data()));
-  HFILE_RETURN_IF_ERROR(r->trailer.DecodeFrom(tail, size));
+  HFILE_RETURN_IF_ERROR(ClassifyTrailerError(r, tail, r->trailer.DecodeFrom(tail, size)));
   const Trailer& t = r->trailer;
   if (!t.encryption_key.empty()) {
     return Status::NotSupported("encrypted HFile (the trailer carries a wrapped data key)");

@@ -441,7 +441,11 @@ void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out)
     }
     s += "]}\n";
   } else if (!report.open_status.ok()) {
-    s = fmt::format("{}: UNREADABLE: {}\n", report.path, report.open_status.ToString());
+    // The label matches the tools' exit code: CORRUPT (2) for a damaged HFile that cannot be
+    // opened, UNREADABLE (3) for I/O errors, missing files, non-HFiles, unsupported features.
+    s = fmt::format("{}: {}: {}\n", report.path,
+                    report.open_status.IsCorruption() ? "CORRUPT" : "UNREADABLE",
+                    report.open_status.ToString());
   } else {
     s = report.clean()
             ? fmt::format("{}: OK ({} blocks, {} data blocks, {} cells{})\n", report.path,

@@ -134,5 +134,91 @@ TEST(CompactTool, UsageErrorsAndHelp) {
   EXPECT_EQ(help.out.find("--crash-at"), std::string::npos);  // hidden test hook
 }
 
+// One table of exit codes for every tool (cli_common.h, man/hfile.1.md).
+TEST(CliCommon, ExitCodeTable) {
+  EXPECT_EQ(ExitCodeFor(Status::OK()), 0);
+  EXPECT_EQ(ExitCodeFor(Status::InvalidArgument("x")), 1);
+  EXPECT_EQ(ExitCodeFor(Status::Corruption("x")), 2);
+  EXPECT_EQ(ExitCodeFor(Status::NotFound("x")), 3);
+  EXPECT_EQ(ExitCodeFor(Status::NotSupported("x")), 3);
+  EXPECT_EQ(ExitCodeFor(Status::IOError("x")), 3);
+  // The worst wins: 2 before 3 before 1 before 0.
+  EXPECT_EQ(WorseExitCode(kExitUnreadable, kExitCorrupt), kExitCorrupt);
+  EXPECT_EQ(WorseExitCode(kExitCorrupt, kExitUnreadable), kExitCorrupt);
+  EXPECT_EQ(WorseExitCode(kExitUsage, kExitUnreadable), kExitUnreadable);
+  EXPECT_EQ(WorseExitCode(kExitOk, kExitUsage), kExitUsage);
+}
+
+TEST(CliCommon, OneMessageFormat) {
+  std::ostringstream err;
+  EXPECT_EQ(UsageError(err, "hfile-x", "--limit: -5 is not an integer >= 0"), kExitUsage);
+  EXPECT_EQ(err.str(), "hfile-x: --limit: -5 is not an integer >= 0\nRun with --help for usage.\n");
+  err.str("");
+  EXPECT_EQ(ReportError(err, "hfile-x", Status::NotFound("/a", "No such file or directory")),
+            kExitUnreadable);
+  EXPECT_EQ(err.str(), "hfile-x: NotFound: /a: No such file or directory\n");
+  err.str("");
+  EXPECT_EQ(ReportError(err, "hfile-x", Status::InvalidArgument("/t", "not a table")), kExitUsage);
+  EXPECT_EQ(err.str(), "hfile-x: Invalid argument: /t: not a table\nRun with --help for usage.\n");
+}
+
+TEST(CliCommon, EveryToolHasVersionAndHelp) {
+  const std::string version = Version();
+  EXPECT_FALSE(version.empty());
+  EXPECT_EQ(version.find_first_not_of("0123456789."), std::string::npos) << version;
+  const std::pair<const char*, int (*)(int, const char* const*, std::ostream&, std::ostream&)>
+      tools[] = {{"hfile-dump", RunDumpTool},
+                 {"hfile-verify", RunVerifyTool},
+                 {"hfile-rewrite", RunRewriteTool},
+                 {"hfile-compact", RunCompactTool}};
+  for (const auto& [name, run] : tools) {
+    SCOPED_TRACE(name);
+    ToolRun r = RunTool(run, {"--version"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_EQ(r.out, std::string(name) + " (hfilekit) " + version + "\n");
+    EXPECT_EQ(r.err, "");
+    r = RunTool(run, {"--help"});
+    EXPECT_EQ(r.code, kExitOk);
+    EXPECT_NE(r.out.find("--version"), std::string::npos);
+    r = RunTool(run, {"--no-such-flag"});
+    EXPECT_EQ(r.code, kExitUsage);
+    EXPECT_EQ(r.err.rfind(std::string(name) + ": ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find("\nRun with --help for usage.\n"), std::string::npos) << r.err;
+  }
+}
+
+// Bad option values are usage errors naming the flag and what is valid; nothing is read.
+TEST(CliOptions, BadValuesAreUsageErrors) {
+  struct Case {
+    int (*run)(int, const char* const*, std::ostream&, std::ostream&);
+    std::vector<std::string> args;
+    const char* message;
+  } cases[] = {
+      {RunDumpTool, {"--limit", "-5", "/nonexistent"}, "--limit: -5 is not an integer >= 0"},
+      {RunDumpTool, {"-p", "--from", "zzz", "--to", "aaa", "/nonexistent"},
+       "--from zzz does not sort before --to aaa"},
+      {RunVerifyTool, {"--max-problems", "-1", "/nonexistent"},
+       "--max-problems: -1 is not an integer >= 0"},
+      {RunRewriteTool, {"--compression", "ZSTD", "--level", "99", "/nonexistent", "/x"},
+       "--level 99: ZSTD levels are 1..22"},
+      {RunRewriteTool, {"--blocksize", "0", "/nonexistent", "/x"},
+       "--blocksize: 0 is not an integer in 1024..16777216"},
+      {RunRewriteTool, {"--compression", "ZIP", "/nonexistent", "/x"},
+       "--compression ZIP: unknown codec; valid: NONE, GZ"},
+      {RunCompactTool, {"--now", "-1", "/nonexistent"}, "--now: -1 is not an integer >= 0"},
+  };
+  for (const auto& c : cases) {
+    ToolRun r = RunTool(c.run, c.args);
+    EXPECT_EQ(r.code, kExitUsage) << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  }
+}
+
+TEST(CompactTool, MissingPathIsUnreadable) {
+  ToolRun r = RunTool(RunCompactTool, {"--dry-run", "/nonexistent/table"});
+  EXPECT_EQ(r.code, kExitUnreadable);
+  EXPECT_EQ(r.err, "hfile-compact: NotFound: /nonexistent/table: No such file or directory\n");
+}
+
 }  // namespace
 }  // namespace hfile::cli

@@ -13,6 +13,7 @@
 #include "hfile/escape.h"
 #include "hfile/verify.h"
 #include "reader_internal.h"
+#include "test_hfile.h"
 #include "testutil.h"
 
 namespace hfile {
@@ -259,8 +260,56 @@ TEST(Reader, NotAnHFile) {
   HFILE_REQUIRE_REAL_DATA();
   auto r = Reader::Open(Real("hbase-0.98-cdh/a6a6562b777440fd9c34885428f5cb61.21e75333ada3d5bafb34bb918f29576c"));
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(r.status().IsCorruption()) << r.status().ToString();
+  // Not an HFile at all (no block magic at its start, no trailer at its end): NotSupported,
+  // which the tools report as unreadable (exit 3), not Corruption of an HFile.
+  EXPECT_TRUE(r.status().IsNotSupported()) << r.status().ToString();
+  EXPECT_NE(r.status().message().find("not an HFile"), std::string::npos);
   EXPECT_TRUE(Reader::Open("/nonexistent/file").status().IsNotFound());
+}
+
+// A file that neither starts with an HFile block nor ends with an HFile trailer is not an HFile:
+// NotSupported (the tools' "unreadable", exit 3). An HFile whose trailer is damaged or cut off
+// stays Corruption (exit 2).
+TEST(Reader, NotAnHFileIsNotSupportedADamagedTrailerIsCorruption) {
+  const std::string dir = test::NewTempDir("not-hfile");
+  const std::string good = test::BuildTestHFile({});
+  std::string random(65536, '\0');
+  for (size_t i = 0; i < random.size(); ++i) {
+    random[i] = static_cast<char>((i * 2654435761u) >> 13);
+  }
+  const std::pair<const char*, std::string> not_hfiles[] = {
+      {"empty", ""},
+      {"short", "not hfile\n"},
+      {"png", std::string("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\0\x01\0\0\0\x01\x08\0\0\0\0",
+                          29)},
+      {"random", random},
+      {"trailer-only-tail", "xxxxxxxx" + good.substr(good.size() - 4)},  // a version, no magic
+  };
+  for (const auto& [name, bytes] : not_hfiles) {
+    SCOPED_TRACE(name);
+    const std::string path = dir + "/" + name;
+    test::WriteFileOrDie(path, bytes);
+    Status s = Reader::Open(path).status();
+    EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+    EXPECT_NE(s.message().find("not an HFile"), std::string::npos) << s.ToString();
+    EXPECT_NE(s.message().find(path), std::string::npos) << s.ToString();
+  }
+  const std::pair<const char*, std::string> damaged[] = {
+      {"truncated", good.substr(0, good.size() - 100)},
+      {"version-flipped", good.substr(0, good.size() - 1) + std::string(1, good.back() ^ 0x40)},
+      {"magic-flipped", [&] {
+         std::string b = good;
+         b[b.size() - TrailerSize(3)] ^= 1;
+         return b;
+       }()},
+  };
+  for (const auto& [name, bytes] : damaged) {
+    SCOPED_TRACE(name);
+    const std::string path = dir + "/" + name;
+    test::WriteFileOrDie(path, bytes);
+    Status s = Reader::Open(path).status();
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  }
 }
 
 // Every v2/v3 HFile in the corpus, loose or inside its archives, opens, scans to its trailer's
