@@ -24,6 +24,11 @@ std::string FuzzSeedDir() {
   return fs::is_directory(d) ? d : "";
 }
 
+std::string DefectsDir() {
+  std::string d = std::string(HFILE_SHARED_DIR) + "/testdata/defects";
+  return fs::is_directory(d) ? d : "";
+}
+
 std::string ProjectTestDataDir() { return std::string(HFILE_SOURCE_DIR) + "/testdata"; }
 
 std::string NewTempDir(const std::string& name) {

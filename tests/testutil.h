@@ -11,6 +11,8 @@ namespace hfile::test {
 std::string RealDataDir();
 // ../shared/testdata/fuzz-seeds, or "".
 std::string FuzzSeedDir();
+// ../shared/testdata/defects (reproducers of reported defects, see its README), or "".
+std::string DefectsDir();
 // The project's own testdata/ directory.
 std::string ProjectTestDataDir();
 // A fresh empty directory under the build tree, removed at process exit.
@@ -38,6 +40,14 @@ std::vector<std::string> ListFilesRecursive(const std::string& dir);
     if (::hfile::test::RealDataDir().empty())                                       \
       GTEST_SKIP() << "SKIPPED LOUDLY: ../shared/testdata/real is absent; real-file " \
                       "compatibility was NOT tested";                               \
+  } while (0)
+
+// Skips the current test, loudly, when the shared defect reproducers are not beside the project.
+#define HFILE_REQUIRE_DEFECTS()                                                          \
+  do {                                                                                   \
+    if (::hfile::test::DefectsDir().empty())                                             \
+      GTEST_SKIP() << "SKIPPED LOUDLY: ../shared/testdata/defects is absent; the defect " \
+                      "reproducers were NOT tested";                                     \
   } while (0)
 
 #endif  // HFILE_TESTS_TESTUTIL_H_
