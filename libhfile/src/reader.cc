@@ -43,6 +43,11 @@ Status OpenTrailer(Reader::Rep* r) {
   r->block_options.section_end = size - t.size();
   r->block_options.verify_checksums = r->options.verify_checksums;
   r->block_options.max_block_size = r->options.max_block_size;
+  // A total smaller than the trailer it includes was not recorded by the writer.
+  if (t.total_uncompressed_bytes >= t.size()) {
+    r->block_options.total_uncompressed_bytes = t.total_uncompressed_bytes;
+    r->block_options.uncompressed_data_index_size = t.uncompressed_data_index_size;
+  }
   return Status::OK();
 }
 
