@@ -161,7 +161,7 @@ void BloomScanner::Check(const Slice& hash_key, const Slice& index_key) {
     // HBase's own writer and reader do exactly this with hbase:meta cells: its bloom lookup
     // assumes the default order, so a Get of such a key skips this file. Not damage.
     ++hbase_denials_;
-    if (hbase_denials_ <= 5) {
+    if (hbase_denials_ <= kListed) {
       warning_(offset, block,
                fmt::format("{} (HBase's StoreFileReader denies this key too: hbase:meta cells "
                            "are not in the order its bloom lookup assumes, key {})",
@@ -170,7 +170,7 @@ void BloomScanner::Check(const Slice& hash_key, const Slice& index_key) {
     }
     return;
   }
-  if (misses_++ < 5) problem_(offset, block, what);
+  if (misses_++ < kListed) problem_(offset, block, what);
 }
 
 }  // namespace hfile

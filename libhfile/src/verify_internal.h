@@ -3,6 +3,7 @@
 #ifndef HFILE_SRC_VERIFY_INTERNAL_H_
 #define HFILE_SRC_VERIFY_INTERNAL_H_
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <set>
@@ -53,11 +54,14 @@ class BloomScanner {
   // Checks one key (the caller passes each distinct key once, in order).
   void Check(const Slice& hash_key, const Slice& index_key);
   uint64_t keys() const { return keys_; }
-  // Keys of an hbase:meta file that HBase's own lookup denies (reported as warnings).
+  // Keys of an hbase:meta file that HBase's own lookup denies, and how many of them were
+  // passed to the warning sink (the first few).
   uint64_t hbase_denials() const { return hbase_denials_; }
+  uint64_t hbase_denials_reported() const { return std::min<uint64_t>(hbase_denials_, kListed); }
   const std::string& last_index_key() const { return last_index_key_; }
 
  private:
+  static constexpr uint64_t kListed = 5;  // problems listed per bloom and kind
   enum class Answer { kPasses, kBeforeFirstChunk, kBitsUnset, kAfterLastBloomKey };
   Answer Probe(const Slice& hash_key, const Slice& index_key, int* chunk);
 

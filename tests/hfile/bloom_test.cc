@@ -902,6 +902,24 @@ TEST_P(BloomMetaOrderFile, RewriteWritesWhatHBaseWrites) {
   EXPECT_EQ((*b)->comparator(), ComparatorKind::kMeta);
 }
 
+TEST_P(BloomMetaOrderFile, EveryDenialIsCountedTheFirstFewListed) {
+  // 20 rows of table "a", then one of "a!" (LAST_BLOOM_KEY): all 20 sort after it as raw bytes.
+  std::vector<std::string> rows;
+  for (int i = 0; i < 20; ++i) rows.push_back("a,r" + std::to_string(100 + i) + ",1");
+  rows.push_back("a!,,1");
+  const std::string in = meta_order::WriteMetaOrdered(GetParam(), "many.hfile", rows);
+  ASSERT_FALSE(in.empty());
+  VerifyReport rep = VerifyFile(in, VerifyOptions());
+  EXPECT_TRUE(rep.clean());
+  EXPECT_GE(rep.hbase_bloom_denials, 20u);
+  EXPECT_EQ(rep.warning_count, rep.hbase_bloom_denials);
+  EXPECT_EQ(rep.problems.size(), 5u);
+  // And a rewrite, whose self-check must tell them from other warnings, succeeds.
+  RewriteResult res;
+  Status s = RewriteFile(in, in + ".out", RewriteOptions(), &res);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
 INSTANTIATE_TEST_SUITE_P(RowAndRowCol, BloomMetaOrderFile,
                          ::testing::Values(BloomType::kRow, BloomType::kRowCol),
                          [](const auto& info) { return std::string(BloomTypeName(info.param)); });
