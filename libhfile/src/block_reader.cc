@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "checksum.h"
 #include "compression.h"
 
@@ -46,7 +48,9 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
                                           options_.max_block_size));
   }
   const uint64_t extra = options_.section_end - (offset + size) >= hdr ? hdr : 0;
-  block->raw.Resize(size + extra);
+  if (!block->raw.Resize(size + extra)) {
+    return Status::Corruption(fmt::format("cannot allocate {} bytes to read the block", size + extra));
+  }
   HFILE_RETURN_IF_ERROR(file_->Read(offset, size + extra, block->raw.data()));
   block->offset = offset;
   BlockHeader& h = block->header;
@@ -91,11 +95,25 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
     block->body = on_disk_body;
     return Status::OK();
   }
+  // The header's claim is checked against the file's own figures before any allocation:
+  // decompressors write into exactly raw_len bytes and stop there, so this bounds memory.
   if (raw_len > options_.max_block_size) {
     return Status::Corruption(fmt::format("{} block: uncompressed size {} exceeds the {}-byte limit",
                                           BlockTypeName(h.type), raw_len, options_.max_block_size));
   }
-  block->uncompressed.Resize(raw_len);
+  const uint64_t file_bound =
+      std::max(options_.total_uncompressed_bytes, options_.uncompressed_data_index_size);
+  if (options_.total_uncompressed_bytes != 0 && raw_len > file_bound) {
+    return Status::Corruption(fmt::format(
+        "{} block claims {} uncompressed bytes, more than the whole file holds (trailer: "
+        "totalUncompressedBytes {}, uncompressed data index size {})",
+        BlockTypeName(h.type), raw_len, options_.total_uncompressed_bytes,
+        options_.uncompressed_data_index_size));
+  }
+  if (!block->uncompressed.Resize(raw_len)) {
+    return Status::Corruption(fmt::format("{} block: cannot allocate {} bytes for its uncompressed body",
+                                          BlockTypeName(h.type), raw_len));
+  }
   HFILE_RETURN_IF_ERROR(
       Decompress(options_.compression, on_disk_body, block->uncompressed.data(), raw_len)
           .WithContext(fmt::format("{} block ({})", BlockTypeName(h.type),

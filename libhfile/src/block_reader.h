@@ -32,6 +32,13 @@ struct BlockReaderOptions {
   uint64_t section_end = 0;  // blocks lie in [0, section_end): the trailer starts there
   bool verify_checksums = true;
   uint64_t max_block_size = 1ull << 30;  // refuse bodies larger than this
+  // The trailer's totalUncompressedBytes, when the file records one: HBase's writer adds every
+  // block's uncompressed size with header to it except the data root and intermediate index
+  // blocks, which uncompressed_data_index_size covers. No block of an intact file claims more
+  // than the larger of the two, so a claim above it is refused before anything is allocated.
+  // 0: not recorded (no bound from the file).
+  uint64_t total_uncompressed_bytes = 0;
+  uint64_t uncompressed_data_index_size = 0;
 };
 
 class BlockReader {

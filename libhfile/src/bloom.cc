@@ -155,20 +155,26 @@ int BloomMeta::FindChunk(const Slice& index_key) const {
     kind = *k;
   }
   if (kind != ComparatorKind::kRawBytes && !IsValidKey(index_key)) return -1;
-  // Last chunk whose first key <= index_key.
-  int lo = 0, hi = static_cast<int>(chunks.size());
-  while (lo < hi) {
-    int mid = lo + (hi - lo) / 2;
+  // HFileBlockIndex.rootBlockContainingKey over Bytes.binarySearch, step for step: an equal key
+  // returns at once, otherwise the insertion point minus one. For sorted chunk keys this is the
+  // last chunk whose first key <= index_key; hbase:meta files hold chunks that are not sorted
+  // in the order compared with here, and then only the very same probe sequence gives HBase's
+  // answer (its misses included).
+  int low = 0, high = static_cast<int>(chunks.size()) - 1;
+  while (low <= high) {
+    const int mid = low + ((high - low) >> 1);
     const Slice first(chunks[mid].first_key);
-    int c = kind == ComparatorKind::kRawBytes ? first.compare(index_key)
-                                              : CompareKeys(kind, first, index_key);
-    if (c <= 0) {
-      lo = mid + 1;
+    const int c = kind == ComparatorKind::kRawBytes ? index_key.compare(first)
+                                                    : CompareKeys(kind, index_key, first);
+    if (c > 0) {
+      low = mid + 1;
+    } else if (c < 0) {
+      high = mid - 1;
     } else {
-      hi = mid;
+      return mid;
     }
   }
-  return lo - 1;
+  return low - 1;
 }
 
 bool BloomChunkMightContain(const Slice& chunk, const Slice& hash_key, int32_t hash_count,

@@ -91,8 +91,9 @@ struct BloomMeta {
   // comparator class name this library does not know.
   Status DecodeFrom(Slice* input);
   void EncodeTo(std::string* dst) const;
-  // The chunk that would hold `index_key`: last chunk whose first key <= index_key, or -1 (HBase
-  // then answers "not in the file"). Keys compare as raw bytes when comparator_class_name is
+  // The chunk HBase's lookup picks for `index_key` (its binary search, exactly): for sorted
+  // chunk keys the last chunk whose first key <= index_key; -1 (HBase then answers "not in the
+  // file") if the search ends before the first chunk. Keys compare as raw bytes when comparator_class_name is
   // empty, else with the named cell order (REQUIRES: index_key is then a KeyValue key; an
   // invalid one yields -1). Allocates nothing.
   int FindChunk(const Slice& index_key) const;

@@ -6,6 +6,20 @@
 
 namespace hfile {
 
+bool IsDefinedKeyType(uint8_t type) {
+  switch (static_cast<KeyType>(type)) {
+    case KeyType::kMinimum:
+    case KeyType::kPut:
+    case KeyType::kDelete:
+    case KeyType::kDeleteFamilyVersion:
+    case KeyType::kDeleteColumn:
+    case KeyType::kDeleteFamily:
+    case KeyType::kMaximum:
+      return true;
+  }
+  return false;
+}
+
 std::string KeyTypeName(uint8_t type) {
   switch (static_cast<KeyType>(type)) {
     case KeyType::kMinimum: return "Minimum";

@@ -14,11 +14,14 @@
 //    MAX_INPUT bytes, each as [clen][chunk] with no per-piece raw length. It then resets the
 //    compressor, so the following finish() emits one more segment header of 0 (no chunks).
 //  * An empty body writes nothing in write(); finish() emits the 0 header alone.
+//  * A compressor whose own buffer is smaller than the stream's MAX_INPUT (HBase's codec pool
+//    hands out one built with a smaller io.compression.codec.*.buffersize) makes write() emit
+//    [len] and several [clen][chunk] at once; finish() then emits [len] again (getBytesRead()).
 //  * MAX_INPUT = bufferSize - overhead is chosen so that one piece always compresses into a
 //    single chunk: every [clen][chunk] we read is an independently decodable raw block.
 // The reader stops at the first 0 segment header; HBase also ignores bytes left after it has
-// read uncompressedSizeWithoutHeader bytes. We are stricter: after raw_len bytes only empty
-// (0) segment headers may follow.
+// read uncompressedSizeWithoutHeader bytes. We are stricter: after raw_len bytes only what
+// finish() can write may follow: 0 headers and one repeat of the last segment's length.
 #ifndef HFILE_SRC_HADOOP_BLOCK_FRAMING_H_
 #define HFILE_SRC_HADOOP_BLOCK_FRAMING_H_
 

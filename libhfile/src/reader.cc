@@ -70,6 +70,11 @@ Status OpenTrailer(Reader::Rep* r) {
   r->block_options.section_end = size - t.size();
   r->block_options.verify_checksums = r->options.verify_checksums;
   r->block_options.max_block_size = r->options.max_block_size;
+  // A total smaller than the trailer it includes was not recorded by the writer.
+  if (t.total_uncompressed_bytes >= t.size()) {
+    r->block_options.total_uncompressed_bytes = t.total_uncompressed_bytes;
+    r->block_options.uncompressed_data_index_size = t.uncompressed_data_index_size;
+  }
   return Status::OK();
 }
 
@@ -273,23 +278,13 @@ Result<std::string> Reader::ReadMetaBlock(const std::string& name) const {
                                       ToStringBinary(name)));
 }
 
-Result<bool> Reader::Rep::BloomCheck(const BloomMeta& meta, bool raw_keys, const Slice& hash_key,
+Result<bool> Reader::Rep::BloomCheck(const BloomMeta& meta, const Slice& hash_key,
                                      const Slice& index_key) const {
-  int chunk = raw_keys ? meta.FindChunk(index_key) : -1;
-  if (!raw_keys) {
-    // ROWCOL chunk keys are KeyValue keys; HBase orders them with the default cell comparator
-    // (the one named in the bloom meta), even in hbase:meta files.
-    int lo = 0, hi = static_cast<int>(meta.chunks.size()) - 1;
-    while (lo <= hi) {
-      int mid = lo + (hi - lo) / 2;
-      if (hfile::CompareKeys(ComparatorKind::kDefault, meta.chunks[mid].first_key, index_key) <= 0) {
-        chunk = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-  }
+  // HBase's lookup, its binary search included: ROW chunk keys compare as raw bytes, ROWCOL ones
+  // with the comparator the bloom meta names (the default cell order, even in hbase:meta files,
+  // whose chunks are therefore not sorted for it and miss some keys the file holds, as HBase's
+  // do).
+  const int chunk = meta.FindChunk(index_key);
   if (chunk < 0) return false;
   const auto& c = meta.chunks[chunk];
   BlockReader br = NewBlockReader();
@@ -318,7 +313,7 @@ static Result<bool> GeneralBloomCheck(const Reader::Rep& r, BloomQuery query, co
   if (r.bloom_type != BloomType::kRowCol) {
     AppendBloomHashKey(r.bloom_type, r.bloom_prefix_length, row, Slice(), &hash_key);
     if (r.last_bloom_key && Slice(hash_key).compare(*r.last_bloom_key) > 0) return false;
-    return r.BloomCheck(*r.general_bloom, true, hash_key, hash_key);
+    return r.BloomCheck(*r.general_bloom, hash_key, hash_key);
   }
   if (query == BloomQuery::kRow) return true;
   AppendBloomHashKey(BloomType::kRowCol, 0, row, qualifier, &hash_key);
@@ -330,11 +325,11 @@ static Result<bool> GeneralBloomCheck(const Reader::Rep& r, BloomQuery query, co
   const std::string row_key = FirstOnRowKey(row);
   bool after_last = r.last_bloom_key && cmp(index_key, *r.last_bloom_key) > 0;
   if (after_last && cmp(row_key, *r.last_bloom_key) > 0) return false;
-  HFILE_ASSIGN_OR_RETURN(bool hit, r.BloomCheck(*r.general_bloom, false, hash_key, index_key));
+  HFILE_ASSIGN_OR_RETURN(bool hit, r.BloomCheck(*r.general_bloom, hash_key, index_key));
   if (hit) return true;
   std::string row_hash_key;
   AppendBloomHashKey(BloomType::kRowCol, 0, row, Slice(), &row_hash_key);
-  return r.BloomCheck(*r.general_bloom, false, row_hash_key, row_key);
+  return r.BloomCheck(*r.general_bloom, row_hash_key, row_key);
 }
 
 Result<bool> Reader::BloomMightContainRow(const Slice& row) const {
@@ -353,7 +348,7 @@ Result<bool> Reader::DeleteFamilyBloomMightContain(const Slice& row) const {
   if (r.trailer.entry_count == 0) return false;
   if (r.file_info.GetInt64(fileinfo::kDeleteFamilyCount).value_or(-1) == 0) return false;
   if (!r.delete_family_bloom) return true;
-  return r.BloomCheck(*r.delete_family_bloom, true, row, row);
+  return r.BloomCheck(*r.delete_family_bloom, row, row);
 }
 
 }  // namespace hfile

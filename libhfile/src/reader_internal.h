@@ -54,7 +54,7 @@ struct Reader::Rep {
   // the first block. `out` receives (offset, on-disk size).
   Result<std::optional<std::pair<uint64_t, uint32_t>>> LocateDataBlock(BlockReader* br, Block* scratch,
                                                                        const Slice& key) const;
-  Result<bool> BloomCheck(const BloomMeta& meta, bool raw_keys, const Slice& hash_key,
+  Result<bool> BloomCheck(const BloomMeta& meta, const Slice& hash_key,
                           const Slice& index_key) const;
 };
 

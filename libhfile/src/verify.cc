@@ -23,16 +23,18 @@ class Verifier {
         decoder_(r_.cell_format) {
     keyed_ = r_.comparator != ComparatorKind::kRawBytes;
     if (options.check_blooms && r_.general_bloom && keyed_) {
-      general_.emplace(r_, *r_.general_bloom, r_.bloom_type != BloomType::kRowCol, "general", Sink());
+      general_.emplace(r_, *r_.general_bloom, true, "general", Sink(), WarningSink());
     }
     if (options.check_blooms && r_.delete_family_bloom && keyed_) {
-      delete_family_.emplace(r_, *r_.delete_family_bloom, true, "delete-family", Sink());
+      delete_family_.emplace(r_, *r_.delete_family_bloom, false, "delete-family", Sink(),
+                             WarningSink());
     }
   }
 
   void Run() {
     WalkBlocks();
     CheckIndexEnd();
+    CheckTotalUncompressedBytes();
     if (incomplete_data_blocks_ == 0) {
       CheckFileInfo();
       CheckBlooms();
@@ -43,12 +45,24 @@ class Verifier {
                                   incomplete_data_blocks_));
     }
     CheckMetaIndex();
+    // Every denied key is a warning; only the first few of each bloom are listed.
+    for (const auto* scan : {general_ ? &*general_ : nullptr,
+                             delete_family_ ? &*delete_family_ : nullptr}) {
+      if (scan == nullptr) continue;
+      report_->hbase_bloom_denials += scan->hbase_denials();
+      report_->warning_count += scan->hbase_denials() - scan->hbase_denials_reported();
+    }
   }
 
  private:
   ProblemSink Sink() {
     return [this](int64_t offset, const char* block, std::string what) {
       Problem(offset, block ? block : "", std::move(what));
+    };
+  }
+  ProblemSink WarningSink() {
+    return [this](int64_t offset, const char* block, std::string what) {
+      Warning(offset, block ? block : "", std::move(what));
     };
   }
   void Problem(int64_t offset, std::string_view block, std::string what,
@@ -64,9 +78,11 @@ class Verifier {
 
   void WalkBlocks();
   void SkipDataBlock(uint64_t offset);
+  void CountUncompressed(const BlockHeader& h, uint64_t offset);
   void CheckDataBlock(const Block& b);
   void CheckCell(const Cell& cell, const Block& b, uint64_t ordinal);
   void CheckIndexEnd();
+  void CheckTotalUncompressedBytes();
   void CheckFileInfo();
   void CheckBlooms();
   void CheckMetaIndex();
@@ -86,6 +102,11 @@ class Verifier {
   uint64_t data_index_bytes_ = 0;
   bool index_exhausted_ = false;
   uint64_t incomplete_data_blocks_ = 0;  // unreadable, or with a cell that does not decode
+  // What HFileWriterImpl adds to totalUncompressedBytes for the blocks walked; false if the
+  // walk could not step over every block.
+  uint64_t counted_uncompressed_bytes_ = 0;
+  bool walked_all_blocks_ = false;
+  uint64_t undefined_types_ = 0;
 
   // What the cells say.
   std::string prev_key_, first_key_, block_index_key_, prev_block_last_key_;
@@ -116,6 +137,7 @@ void Verifier::WalkBlocks() {
         return;
       }
       Problem(static_cast<int64_t>(offset), BlockTypeName(h.type), s.message());
+      CountUncompressed(h, offset);
       if (IsDataBlock(h.type)) SkipDataBlock(offset);
       prev_in_chain[BlockTypeChainId(h.type)] = static_cast<int64_t>(offset);
       offset += h.on_disk_size_with_header();
@@ -125,6 +147,7 @@ void Verifier::WalkBlocks() {
     const BlockHeader& h = b.header;
     const std::string_view type = BlockTypeName(h.type);
     ++report_->blocks;
+    CountUncompressed(h, offset);
     auto chain = prev_in_chain.find(BlockTypeChainId(h.type));
     int64_t expected_prev = chain == prev_in_chain.end() ? -1 : chain->second;
     if (h.prev_block_offset != expected_prev) {
@@ -170,7 +193,20 @@ void Verifier::WalkBlocks() {
   if (offset != end) {
     Problem(static_cast<int64_t>(offset), "",
             fmt::format("the last block ends at {}, past the trailer at {}", offset, end));
+  } else {
+    walked_all_blocks_ = true;
   }
+}
+
+// HFileWriterImpl adds getUncompressedSizeWithHeader() of every block it writes itself (data,
+// inline leaf-index and bloom-chunk blocks, meta blocks, the meta root index, file info, bloom
+// metas) and finally the trailer size; the data root index and intermediate index blocks are
+// written by HFileBlockIndex.BlockIndexWriter.writeIndexBlocks, which keeps its own count
+// (uncompressed_data_index_size) and adds nothing to it.
+void Verifier::CountUncompressed(const BlockHeader& h, uint64_t offset) {
+  if (h.type == BlockType::kIntermediateIndex) return;
+  if (h.type == BlockType::kRootIndex && offset == r_.trailer.load_on_open_data_offset) return;
+  counted_uncompressed_bytes_ += uint64_t{h.uncompressed_size_without_header} + r_.block_options.header_size;
 }
 
 // A data block that cannot be read still takes its place in the data index, so that the blocks
@@ -237,6 +273,12 @@ void Verifier::CheckCell(const Cell& cell, const Block& b, uint64_t ordinal) {
   if (keyed_ && !IsValidKey(cell.key)) {
     Problem(off, BlockTypeName(b.header.type), fmt::format("cell {}: malformed key", ordinal));
     return;
+  }
+  if (keyed_ && !IsDefinedKeyType(cell.type()) && undefined_types_++ < 5) {
+    // KeyValue.Type.codeToType throws on it: HBase cannot scan past this cell.
+    Problem(off, BlockTypeName(b.header.type),
+            fmt::format("cell {}: type {} is not a cell type HBase defines ({})", ordinal,
+                        cell.type(), DescribeKey(cell.key, r_.comparator)));
   }
   if (have_prev_ && r_.CompareKeys(prev_key_, cell.key) > 0 && order_errors_++ < 5) {
     Problem(off, BlockTypeName(b.header.type),
@@ -312,6 +354,24 @@ void Verifier::CheckIndexEnd() {
   }
 }
 
+void Verifier::CheckTotalUncompressedBytes() {
+  if (!walked_all_blocks_) return;  // the walk stopped early: the sum is incomplete
+  const Trailer& t = r_.trailer;
+  const uint64_t expected = counted_uncompressed_bytes_ + t.size();
+  if (t.total_uncompressed_bytes == expected) return;
+  // HBase uses the figure for store sizes and metrics, and our reader as the bound on every
+  // block's claimed size, so a wrong one is an error; writers that are not HBase's (Apache
+  // Hudi's) count differently and get a warning.
+  const bool hbase_writer =
+      r_.trailer.comparator_class_name.find("org.apache.hudi.") == std::string::npos;
+  Problem(-1, "TRAILER",
+          fmt::format("trailer totalUncompressedBytes is {}, the blocks HBase's writer counts "
+                      "(all but the data root and intermediate index blocks, with headers) plus "
+                      "the trailer give {}",
+                      t.total_uncompressed_bytes, expected),
+          hbase_writer ? Severity::kError : Severity::kWarning);
+}
+
 void Verifier::CheckFileInfo() {
   const FileInfo& fi = r_.file_info;
   const Trailer& t = r_.trailer;
@@ -372,6 +432,19 @@ void Verifier::CheckFileInfo() {
 }
 
 void Verifier::CheckBlooms() {
+  // StoreFileWriter writes BLOOM_FILTER_TYPE only together with a general bloom that has keys,
+  // so a file with cells that declares one but has no bloom meta block lost it; HBase then
+  // reads the file without a bloom (every Get reads it).
+  if (auto bt = r_.file_info.Get(fileinfo::kBloomFilterType); bt && !r_.general_bloom &&
+      report_->cells > 0) {
+    auto type = ParseBloomType(bt->view());
+    if (type && *type != BloomType::kNone) {
+      Warning(static_cast<int64_t>(r_.trailer.file_info_offset), "FILE_INFO",
+              fmt::format("file info declares BLOOM_FILTER_TYPE={} but the file has no general "
+                          "bloom meta block",
+                          ToStringBinary(*bt)));
+    }
+  }
   auto check = [&](const std::optional<BloomScanner>& scan, const BloomMeta& meta,
                    const char* name) {
     if (!scan) return;

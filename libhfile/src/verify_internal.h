@@ -3,8 +3,10 @@
 #ifndef HFILE_SRC_VERIFY_INTERNAL_H_
 #define HFILE_SRC_VERIFY_INTERNAL_H_
 
+#include <algorithm>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,28 +42,42 @@ class IndexWalker {
   bool failed_ = false;
 };
 
-// Tests keys, in increasing order, against one compound bloom, loading one chunk at a time.
+// Tests the keys of the cells, in file order, against one compound bloom as HBase's
+// StoreFileReader would look each up, loading one chunk at a time. A key HBase would not find
+// is an error, except in hbase:meta files, where HBase itself misses some (a warning).
 class BloomScanner {
  public:
-  BloomScanner(const Reader::Rep& rep, const BloomMeta& meta, bool raw_keys, const char* name,
-               ProblemSink problem);
+  // `general`: the general bloom (LAST_BLOOM_KEY applies; ROWCOL if the file's type says so),
+  // else the delete-family bloom.
+  BloomScanner(const Reader::Rep& rep, const BloomMeta& meta, bool general, const char* name,
+               ProblemSink problem, ProblemSink warning);
   // Checks one key (the caller passes each distinct key once, in order).
   void Check(const Slice& hash_key, const Slice& index_key);
   uint64_t keys() const { return keys_; }
+  // Keys of an hbase:meta file that HBase's own lookup denies, and how many of them were
+  // passed to the warning sink (the first few).
+  uint64_t hbase_denials() const { return hbase_denials_; }
+  uint64_t hbase_denials_reported() const { return std::min<uint64_t>(hbase_denials_, kListed); }
   const std::string& last_index_key() const { return last_index_key_; }
 
  private:
+  static constexpr uint64_t kListed = 5;  // problems listed per bloom and kind
+  enum class Answer { kPasses, kBeforeFirstChunk, kBitsUnset, kAfterLastBloomKey };
+  Answer Probe(const Slice& hash_key, const Slice& index_key, int* chunk);
+
   const Reader::Rep& rep_;
   const BloomMeta& meta_;
-  bool raw_keys_;
+  bool general_, rowcol_;
   const char* name_;
-  ProblemSink problem_;
+  ProblemSink problem_, warning_;
   BlockReader reader_;
   Block chunk_;
   int loaded_ = -1;
   bool chunk_ok_ = false;
+  std::set<int> bad_chunks_;
   uint64_t keys_ = 0;
   uint64_t misses_ = 0;
+  uint64_t hbase_denials_ = 0;
   std::string last_index_key_;
 };
 

@@ -4,12 +4,19 @@
 
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "coding.h"
+#include "hfile/reader.h"
+#include "hfile/rewrite.h"
+#include "hfile/verify.h"
+#include "hfile/writer.h"
+#include "reader_internal.h"
 #include "hfile/cell.h"
 #include "../testutil.h"
 
@@ -756,6 +763,221 @@ TEST(BloomRealFiles, HBase4MetaRowCol) {
   }
   EXPECT_LT(positives, 20);
   ExpectRebuiltIdentically(rb, BloomType::kRowCol, false, keys);
+}
+
+// --- C2: hbase:meta files with general blooms ---------------------------------------------
+//
+// HBase's StoreFileReader looks a key up in the bloom's own order (raw bytes for ROW, the
+// default cell order for ROWCOL) whatever the file's order, so in a file in hbase:meta order
+// (MetaCellComparator: the table part of a row sorts before its comma) some keys the file holds
+// are denied. Rows "a,,1" < "a,b,1" < "a!,,1" < "a!,b,1" < "b,,1" < "b,c,1" in meta order; as raw
+// bytes "a!" < "a,". With 4-byte chunks and no folding a ROW chunk takes 3 keys (first keys
+// "a,,1", "a!,b,1") and a ROWCOL chunk 2 (its rate is 1 - sqrt(1 - err); first keys on rows
+// "a,,1", "a!,,1", "b,,1"). HBase's binary search (Bytes.binarySearch, insertion point - 1):
+//   ROW:    "a,,1" equals chunk 0's key: found. "a,b,1" > "a,,1", > "a!,b,1": chunk 1, whose
+//           bits it is not in. "a!,,1" and "a!,b,1" < "a,,1": before the first chunk. Denied: 1-3.
+//   ROWCOL: "a,,1" and "a,b,1" > "a!,,1" (probe 1), < "b,,1": chunk 1, not theirs, and the
+//           first-on-row keys land there too. "a!,,1" equals chunk 1's key. Denied: 0, 1.
+namespace meta_order {
+
+const std::vector<std::string> kRows = {"a,,1", "a,b,1", "a!,,1", "a!,b,1", "b,,1", "b,c,1"};
+
+std::vector<bool> Denied(BloomType type) {
+  if (type == BloomType::kRow) return {false, true, true, true, false, false};
+  return {true, true, false, false, false, false};
+}
+
+std::string WriteMetaOrdered(BloomType type, const std::string& name,
+                             const std::vector<std::string>& rows = kRows) {
+  const std::string path = test::NewTempDir("bloom_meta_order") + "/" + name;
+  WriterOptions o;
+  o.comparator = ComparatorKind::kMeta;
+  o.bloom_type = type;
+  o.bloom_chunk_size = 4;
+  o.bloom_max_fold = 0;
+  o.block_size = 64;  // several data blocks, so chunks are written at block boundaries
+  auto w = Writer::Create(path, o);
+  EXPECT_TRUE(w.ok()) << w.status().ToString();
+  if (!w.ok()) return "";
+  for (const auto& row : rows) {
+    std::string key;
+    AppendKey(&key, row, "info", "q", 1, static_cast<uint8_t>(KeyType::kPut));
+    Cell c;
+    c.key = key;
+    c.value = "v";
+    EXPECT_TRUE((*w)->Append(c).ok()) << row;
+  }
+  Status s = (*w)->Finish();
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return path;
+}
+
+}  // namespace meta_order
+
+TEST(BloomMetaOrder, ChunkLookupIsHBasesBinarySearch) {
+  // Unsorted chunk keys: the probe sequence decides (Bytes.binarySearch, then insertion - 1).
+  BloomMeta m;
+  for (const auto& k : meta_order::kRows) m.chunks.push_back({0, 1, k});
+  EXPECT_EQ(m.FindChunk("a!,,1"), 2);  // found at the first probe
+  EXPECT_EQ(m.FindChunk("a!,b,1"), 3);
+  EXPECT_EQ(m.FindChunk("a,,1"), 3);   // not its own chunk 0
+  EXPECT_EQ(m.FindChunk("a,b,1"), 3);  // not its own chunk 1
+  EXPECT_EQ(m.FindChunk("b,c,1"), 5);
+  EXPECT_EQ(m.FindChunk("a!"), -1);    // before chunk 0 in the search's view
+  // Sorted keys: the last chunk whose first key <= the key, as before.
+  BloomMeta sorted;
+  for (const char* k : {"b", "d", "f"}) sorted.chunks.push_back({0, 1, k});
+  EXPECT_EQ(sorted.FindChunk("a"), -1);
+  EXPECT_EQ(sorted.FindChunk("b"), 0);
+  EXPECT_EQ(sorted.FindChunk("c"), 0);
+  EXPECT_EQ(sorted.FindChunk("e"), 1);
+  EXPECT_EQ(sorted.FindChunk("z"), 2);
+}
+
+class BloomMetaOrderFile : public ::testing::TestWithParam<BloomType> {};
+
+TEST_P(BloomMetaOrderFile, ReaderAnswersAsHBaseMissesIncluded) {
+  const std::string path = meta_order::WriteMetaOrdered(GetParam(), "meta.hfile");
+  ASSERT_FALSE(path.empty());
+  auto r = Reader::Open(path);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  ASSERT_EQ((*r)->comparator(), ComparatorKind::kMeta);
+  ASSERT_EQ((*r)->bloom_type(), GetParam());
+  // The chunking the derivation above assumes (what HBase's writer makes of these settings).
+  const BloomMeta& meta = *(*r)->rep().general_bloom;
+  std::vector<std::string> first_rows;
+  for (const auto& c : meta.chunks) {
+    first_rows.push_back(GetParam() == BloomType::kRow ? c.first_key : KeyRow(c.first_key).ToString());
+  }
+  const std::vector<std::string> expected_first_rows =
+      GetParam() == BloomType::kRow ? std::vector<std::string>{"a,,1", "a!,b,1"}
+                                    : std::vector<std::string>{"a,,1", "a!,,1", "b,,1"};
+  EXPECT_EQ(first_rows, expected_first_rows);
+  const std::vector<bool> denied = meta_order::Denied(GetParam());
+  for (size_t i = 0; i < meta_order::kRows.size(); ++i) {
+    auto b = (*r)->BloomMightContainColumn(meta_order::kRows[i], "info", "q");
+    ASSERT_TRUE(b.ok()) << b.status().ToString();
+    EXPECT_EQ(*b, !denied[i]) << meta_order::kRows[i];
+  }
+}
+
+TEST_P(BloomMetaOrderFile, VerifyWarnsNamingHBasesBehaviour) {
+  const std::string path = meta_order::WriteMetaOrdered(GetParam(), "meta.hfile");
+  ASSERT_FALSE(path.empty());
+  VerifyReport rep = VerifyFile(path, VerifyOptions());
+  std::ostringstream out;
+  PrintVerifyReport(rep, false, out);
+  EXPECT_TRUE(rep.clean()) << out.str();
+  EXPECT_EQ(rep.problem_count, 0u) << out.str();
+  const auto denied = meta_order::Denied(GetParam());
+  EXPECT_EQ(rep.hbase_bloom_denials,
+            static_cast<uint64_t>(std::count(denied.begin(), denied.end(), true)))
+      << out.str();
+  EXPECT_EQ(rep.warning_count, rep.hbase_bloom_denials) << out.str();
+  for (const auto& p : rep.problems) {
+    EXPECT_EQ(p.severity, Severity::kWarning);
+    EXPECT_NE(p.what.find("HBase's StoreFileReader denies this key too"), std::string::npos)
+        << p.what;
+  }
+}
+
+TEST_P(BloomMetaOrderFile, RewriteWritesWhatHBaseWrites) {
+  // Rows of the tables "a" then "a!": LAST_BLOOM_KEY is a row of "a!", which every row of "a"
+  // sorts after as raw bytes, so even the rewrite's one default-sized chunk denies keys.
+  const std::string in = meta_order::WriteMetaOrdered(GetParam(), "in.hfile",
+                                                      {"a,,1", "a,b,1", "a!,,1", "a!,b,1"});
+  ASSERT_FALSE(in.empty());
+  const std::string out = in.substr(0, in.size() - strlen("in.hfile")) + "out.hfile";
+  RewriteResult res;
+  Status s = RewriteFile(in, out, RewriteOptions(), &res);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(res.cells, 4u);
+  VerifyReport rep = VerifyFile(out, VerifyOptions());
+  EXPECT_TRUE(rep.clean());
+  EXPECT_GT(rep.hbase_bloom_denials, 0u);
+  EXPECT_EQ(rep.warning_count, rep.hbase_bloom_denials);
+  auto b = Reader::Open(out);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ((*b)->bloom_type(), GetParam());
+  EXPECT_EQ((*b)->comparator(), ComparatorKind::kMeta);
+}
+
+TEST_P(BloomMetaOrderFile, EveryDenialIsCountedTheFirstFewListed) {
+  // 20 rows of table "a", then one of "a!" (LAST_BLOOM_KEY): all 20 sort after it as raw bytes.
+  std::vector<std::string> rows;
+  for (int i = 0; i < 20; ++i) rows.push_back("a,r" + std::to_string(100 + i) + ",1");
+  rows.push_back("a!,,1");
+  const std::string in = meta_order::WriteMetaOrdered(GetParam(), "many.hfile", rows);
+  ASSERT_FALSE(in.empty());
+  VerifyReport rep = VerifyFile(in, VerifyOptions());
+  EXPECT_TRUE(rep.clean());
+  EXPECT_GE(rep.hbase_bloom_denials, 20u);
+  EXPECT_EQ(rep.warning_count, rep.hbase_bloom_denials);
+  EXPECT_EQ(rep.problems.size(), 5u);
+  // And a rewrite, whose self-check must tell them from other warnings, succeeds.
+  RewriteResult res;
+  Status s = RewriteFile(in, in + ".out", RewriteOptions(), &res);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
+INSTANTIATE_TEST_SUITE_P(RowAndRowCol, BloomMetaOrderFile,
+                         ::testing::Values(BloomType::kRow, BloomType::kRowCol),
+                         [](const auto& info) { return std::string(BloomTypeName(info.param)); });
+
+TEST(BloomMetaOrder, DefaultOrderFilesStillReportMissesAsErrors) {
+  // The same lookup in a user-table file: a key the bloom cannot find is damage.
+  const std::string path = test::NewTempDir("bloom_default_order") + "/f.hfile";
+  WriterOptions o;
+  o.bloom_chunk_size = 4;
+  o.bloom_max_fold = 0;
+  o.block_size = 64;
+  {
+    auto w = Writer::Create(path, o);
+    ASSERT_TRUE(w.ok());
+    for (const char* row : {"a", "b", "c", "d"}) {
+      std::string key;
+      AppendKey(&key, row, "f", "q", 1, static_cast<uint8_t>(KeyType::kPut));
+      Cell c;
+      c.key = key;
+      c.value = "v";
+      ASSERT_TRUE((*w)->Append(c).ok());
+    }
+    ASSERT_TRUE((*w)->Finish().ok());
+  }
+  VerifyReport clean = VerifyFile(path, VerifyOptions());
+  EXPECT_TRUE(clean.clean());
+  EXPECT_EQ(clean.warning_count, 0u);
+  // Swap the first keys of chunks 0 and 1 in the bloom meta (checksums recomputed): "a" now
+  // sorts before the first chunk key "b"... as HBase would search.
+  auto r = Reader::Open(path);
+  ASSERT_TRUE(r.ok());
+  const auto* meta = &*(*r)->rep().general_bloom;
+  ASSERT_GE(meta->chunks.size(), 2u);
+  BloomMeta m = *meta;
+  std::swap(m.chunks[0].first_key, m.chunks[1].first_key);
+  std::string body;
+  m.EncodeTo(&body);
+  std::string file = test::ReadFileOrDie(path);
+  std::string old_body;
+  meta->EncodeTo(&old_body);
+  const size_t at = file.find(old_body);
+  ASSERT_NE(at, std::string::npos);
+  ASSERT_EQ(body.size(), old_body.size());
+  file.replace(at, body.size(), body);
+  const std::string bad = path + ".swapped";
+  test::WriteFileOrDie(bad, file);
+  VerifyOptions vo;
+  vo.reader.verify_checksums = false;  // the bloom meta's checksum no longer matches
+  VerifyReport rep = VerifyFile(bad, vo);
+  EXPECT_FALSE(rep.clean());
+  EXPECT_EQ(rep.hbase_bloom_denials, 0u);
+  bool found = false;
+  for (const auto& p : rep.problems) {
+    found |= p.severity == Severity::kError &&
+             (p.what.find("bloom key sorts before the first chunk") != std::string::npos ||
+              p.what.find("misses a key present") != std::string::npos);
+  }
+  EXPECT_TRUE(found);
 }
 
 }  // namespace

@@ -134,6 +134,34 @@ TEST(HadoopBlockFraming, RejectsInconsistentFraming) {
   EXPECT_TRUE(Unz(Compression::kSnappy, "", 0, &out).ok());
 }
 
+// C1: a compressor from HBase's codec pool that was built with a smaller buffer size than the
+// stream's makes BlockCompressorStream.write() flush [len] and several chunks at once; finish()
+// then writes getBytesRead() once more. HBase reads raw_len bytes and accepts that marker, for
+// every codec that uses Hadoop block framing.
+TEST(HadoopBlockFraming, PooledSmallBufferCompressorRepeatsTheLengthAtTheEnd) {
+  const Compression codecs[] = {Compression::kSnappy, Compression::kLz4, Compression::kLzo,
+                                Compression::kZstd, Compression::kLzma, Compression::kBrotli};
+  const std::string first(700, 'a'), second = "0123456789abcdefghijklmnopqrstuvwxyz";
+  const std::string raw = first + second;
+  for (Compression c : codecs) {
+    SCOPED_TRACE(CompressionName(c));
+    // Each codec's own [len][clen][chunk] for the two pieces; keep only the [clen][chunk] part.
+    const std::string a = Z(c, first).substr(4), b = Z(c, second).substr(4);
+    const std::string len = test::ParseSpacedHex("000002e0");  // 736
+    ASSERT_EQ(raw.size(), 736u);
+    std::string out;
+    ASSERT_TRUE(Unz(c, len + a + b + len, raw.size(), &out).ok());
+    EXPECT_EQ(out, raw);
+    // The marker and finish()'s empty headers, in any order finish() could leave them.
+    EXPECT_TRUE(Unz(c, len + a + b + len + test::ParseSpacedHex("00000000"), raw.size(), &out).ok());
+    // Not what finish() writes: another length, or the marker twice.
+    Status s = Unz(c, len + a + b + test::ParseSpacedHex("000002e1"), raw.size(), &out);
+    EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+    EXPECT_NE(s.message().find("4 trailing bytes"), std::string::npos) << s.ToString();
+    EXPECT_TRUE(Unz(c, len + a + b + len + len, raw.size(), &out).IsCorruption());
+  }
+}
+
 TEST(CompressionLevels, DefaultsAndRanges) {
   for (Compression c : {Compression::kGz, Compression::kBzip2, Compression::kLzma,
                         Compression::kZstd, Compression::kBrotli, Compression::kLz4}) {

@@ -1,7 +1,8 @@
 // The corrupt-file suite: every defect tests/corrupt_gen.h derives from intact files (small
 // synthetic ones built here, and the real corpus) must leave Open, a scan and VerifyFile
-// uncrashed, with memory bounded by ReaderOptions.max_block_size, and must be reported as the
-// right defect class at the right block.
+// uncrashed, with memory bounded by the reader's production limits (a block's claim is checked
+// against the file's own totals before allocating), and must be reported as the right defect
+// class at the right block.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -55,8 +56,8 @@ void operator delete[](void* p, size_t) noexcept { std::free(p); }
 namespace hfile {
 namespace {
 
-constexpr uint64_t kMaxBlock = uint64_t{1} << 20;
-// Buffers grow by doubling over a block plus the next header: at most about twice the limit.
+// The intact files are small (the largest real one about 1 MiB): no defect may make the reader
+// allocate beyond a few MiB, although ReaderOptions' own max_block_size is 1 GiB.
 constexpr size_t kAllocationBound = size_t{4} << 20;
 
 std::string Lower(std::string s) {
@@ -72,8 +73,7 @@ bool Names(const std::string& message, const test::Defect& d) {
 
 // Runs everything a reader does over the damaged file; returns the verify report.
 VerifyReport Exercise(const std::string& path, bool* opened) {
-  ReaderOptions ro;
-  ro.max_block_size = kMaxBlock;
+  ReaderOptions ro;  // production limits
   g_track = true;
   auto r = Reader::Open(path, ro);
   *opened = r.ok();

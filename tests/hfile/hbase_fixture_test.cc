@@ -108,6 +108,43 @@ TEST_P(HBaseFixture, CellsTrailerAndFileInfoEqualHBasesReading) {
   for (const auto& c : OfKind(hbase, "check")) EXPECT_TRUE(c["ok"].get<bool>()) << c;
 }
 
+// C1 (../shared/testdata/defects): HBase 2.6.4 wrote this file through Hadoop's Lz4Codec with a
+// pooled compressor built with a smaller buffer size, so its block framing ends with a repeated
+// raw length. The .cells.jsonl beside it is HBase's own reading of it (the probe harness's
+// format: "k" records, bytes in hex); our cells must be exactly those, and the file verify clean.
+TEST(HBaseDefectReproducers, C1_HadoopLz4PooledSmallBufferCellsEqualHBasesReading) {
+  HFILE_REQUIRE_DEFECTS();
+  const std::string base = test::DefectsDir() + "/hadoop-lz4codec-pooled-small-buffer";
+  std::vector<json> expected;
+  for (const auto& rec : ReadJsonLines(base + ".cells.jsonl")) {
+    if (rec.value("k", "") == "cell") expected.push_back(rec);
+  }
+  ASSERT_FALSE(expected.empty());
+  auto reader = Reader::Open(base + ".hfile");
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  auto hex = [](const Slice& s) { return ToHex(s); };
+  auto it = (*reader)->NewIterator();
+  size_t n = 0;
+  for (it->SeekToFirst(); it->Valid(); it->Next(), ++n) {
+    ASSERT_LT(n, expected.size());
+    const Cell& c = it->cell();
+    const json& e = expected[n];
+    EXPECT_EQ(hex(c.row()), e["r"].get<std::string>()) << "cell " << n;
+    EXPECT_EQ(hex(c.family()), e["f"].get<std::string>()) << "cell " << n;
+    EXPECT_EQ(hex(c.qualifier()), e["q"].get<std::string>()) << "cell " << n;
+    EXPECT_EQ(c.timestamp(), e["ts"].get<int64_t>()) << "cell " << n;
+    EXPECT_EQ(c.type(), e["t"].get<int>()) << "cell " << n;
+    EXPECT_EQ(hex(c.value), e["v"].get<std::string>()) << "cell " << n;
+    EXPECT_EQ(c.sequence_id, e["s"].get<uint64_t>()) << "cell " << n;
+    EXPECT_TRUE(c.tags.empty() && e["tags"].empty()) << "cell " << n;
+  }
+  ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+  EXPECT_EQ(n, expected.size());
+  VerifyReport r = VerifyFile(base + ".hfile", VerifyOptions());
+  EXPECT_TRUE(r.clean()) << r.problems.size();
+  EXPECT_EQ(r.warning_count, 0u);
+}
+
 TEST_P(HBaseFixture, BloomAnswersEqualHBases) {
   const std::string path = GetParam();
   const std::string base = path.substr(0, path.size() - strlen(".hfile"));

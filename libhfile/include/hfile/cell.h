@@ -30,6 +30,9 @@ enum class KeyType : uint8_t {
 };
 // "Put", "Delete", "DeleteColumn", ... as HBase prints them; "Unknown(N)" otherwise.
 std::string KeyTypeName(uint8_t type);
+// True for the codes of HBase's KeyValue.Type (Minimum, Put, Delete, DeleteFamilyVersion,
+// DeleteColumn, DeleteFamily, Maximum); KeyValue.Type.codeToType throws on any other.
+bool IsDefinedKeyType(uint8_t type);
 bool IsDeleteType(uint8_t type);
 
 inline constexpr size_t kKeyInfrastructureSize = 12;  // rowlen(2) famlen(1) ts(8) type(1)

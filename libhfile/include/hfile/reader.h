@@ -21,7 +21,9 @@ namespace hfile {
 
 struct ReaderOptions {
   bool verify_checksums = true;
-  // Blocks whose body would exceed this are reported as corrupt instead of allocated.
+  // Blocks whose body would exceed this are reported as corrupt instead of allocated. A block
+  // claiming more than the trailer's totalUncompressedBytes (and uncompressedDataIndexSize) is
+  // refused the same way, so memory follows the file's own figures, not its headers' claims.
   uint64_t max_block_size = uint64_t{1} << 30;
 };
 
