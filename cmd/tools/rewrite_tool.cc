@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "hfile/escape.h"
 #include "hfile/rewrite.h"
+#include "hfile/temp_files.h"
 
 namespace hfile::cli {
 
@@ -259,6 +260,11 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
                                     "exist; give IN OUT, or IN... --out-dir DIR",
                                     f.files[1]));
     }
+    std::vector<std::string> stale;
+    if (Status s = RemoveStaleStoreFileTemps(f.out_dir, &stale); !s.ok())
+      return ReportError(err, kTool, s);
+    for (const auto& p : stale)
+      err << "hfile-rewrite: removed " << p << ", left by an earlier run that was killed\n";
     for (const auto& in : f.files) jobs.emplace_back(in, f.out_dir + "/" + NewStoreFileName());
   } else if (f.files.size() == 2) {
     jobs.emplace_back(f.files[0], f.files[1]);

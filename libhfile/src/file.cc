@@ -137,12 +137,17 @@ Status WritableFile::Commit() {
     return ErrnoStatus("cannot rename to " + final_path_ + ":", tmp_path_, errno);
   }
   done_ = true;
+  // The rename is durable only once the directory is: its failure is the caller's to know.
   auto slash = final_path_.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : final_path_.substr(0, slash);
+  std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : final_path_.substr(0, slash));
   int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
+  const int rc = dfd < 0 ? -1 : ::fsync(dfd);
+  const int err = errno;
+  if (dfd >= 0) ::close(dfd);
+  if (rc != 0) {
+    ::unlink(final_path_.c_str());  // an error leaves nothing under the final name
+    return ErrnoStatus(dfd < 0 ? "cannot open the directory" : "cannot fsync the directory", dir,
+                       err);
   }
   return Status::OK();
 }

@@ -29,6 +29,7 @@ Status WalkDataSection(const Reader& r, uint64_t* data_blocks, int64_t* first_da
   for (uint64_t offset = 0; offset < end;) {
     BlockHeader h;
     if (Status s = br.ReadHeader(offset, &h); !s.ok()) {
+      if (s.IsIOError()) return s.WithContext("checking the input " + r.path());
       return Refuse(r, static_cast<int64_t>(offset), "unreadable block header: " + s.message());
     }
     if (IsDataBlock(h.type)) {
@@ -80,6 +81,7 @@ Status CheckInput(const Reader& reader, const InputCheckOptions& options,
   rep->verified = true;
   rep->warnings = v.warning_count;
   if (!v.open_status.ok()) return v.open_status;
+  if (!v.io_error.ok()) return v.io_error.WithContext("checking the input " + reader.path());
   if (v.problem_count > 0) {
     const VerifyProblem& p = v.problems.front();
     return Status::Corruption(fmt::format(

@@ -122,10 +122,11 @@ Status SyncParentDir(const std::string& path) {
   auto slash = path.rfind('/');
   std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return Status::IOError("cannot open the output directory", dir);
+  if (fd < 0) return Status::IOError("cannot open the output directory " + dir, std::strerror(errno));
   int rc = ::fsync(fd);
+  const int err = errno;
   ::close(fd);
-  if (rc != 0) return Status::IOError("cannot fsync the output directory", dir);
+  if (rc != 0) return Status::IOError("cannot fsync the output directory " + dir, std::strerror(err));
   return Status::OK();
 }
 
@@ -211,6 +212,7 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
     if (Cancelled(options)) return Interrupted(out_path);
     VerifyReport rep = VerifyFile(staging, VerifyOptions());
     if (!rep.open_status.ok()) return fail(rep.open_status);
+    if (!rep.io_error.ok()) return fail(rep.io_error);
     // Warnings the input already had may carry over, and HBase's own bloom misses in
     // hbase:meta-ordered files are what HBase's writer writes, not a defect.
     const uint64_t allowed_warnings =

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -50,19 +51,32 @@ std::string TempPathFor(const std::string& path, const char* kind, long pid) {
   return fmt::format("{}/.{}.{}-{}", dir, base, kind, pid);
 }
 
-Status RemoveStaleTempFiles(const std::string& path, std::vector<std::string>* removed) {
-  auto [dir, base] = SplitPath(path);
+namespace {
+
+bool IsStoreFileName(std::string_view n) {
+  if (n.size() != 32) return false;
+  for (char c : n)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+// Removes the temp files in `dir` whose final name satisfies `wanted` and whose pids are gone.
+template <typename Wanted>
+Status RemoveStale(const std::string& dir, const Wanted& wanted,
+                   std::vector<std::string>* removed) {
   std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir.c_str()), ::closedir);
   if (!d) return Status::OK();  // no directory yet: nothing stale
   std::vector<std::string> stale;
   while (struct dirent* e = ::readdir(d.get())) {
     std::string_view name = e->d_name;
-    // ".<base>" + suffixes, or "..<base>" + suffixes (a Writer's temp of a rewrite staging).
-    for (std::string_view lead : {std::string_view("."), std::string_view("..")}) {
-      if (!name.starts_with(lead) || name.size() <= lead.size() + base.size() ||
-          name.substr(lead.size(), base.size()) != base)
-        continue;
-      std::vector<long> pids = SuffixPids(name.substr(lead.size() + base.size()));
+    // ".<final>" + suffixes, or "..<final>" + suffixes (a Writer's temp of a rewrite staging).
+    for (std::string_view lead : {std::string_view(".."), std::string_view(".")}) {
+      if (!name.starts_with(lead)) continue;
+      std::string_view rest = name.substr(lead.size());
+      size_t cut = rest.find(".tmp-");
+      cut = std::min(cut, rest.find(".rewrite-"));
+      if (cut == std::string_view::npos || cut == 0 || !wanted(rest.substr(0, cut))) continue;
+      std::vector<long> pids = SuffixPids(rest.substr(cut));
       if (pids.empty()) continue;
       bool alive = false;
       for (long pid : pids) alive = alive || ProcessAlive(pid);
@@ -76,6 +90,17 @@ Status RemoveStaleTempFiles(const std::string& path, std::vector<std::string>* r
     if (removed) removed->push_back(p);
   }
   return Status::OK();
+}
+
+}  // namespace
+
+Status RemoveStaleTempFiles(const std::string& path, std::vector<std::string>* removed) {
+  auto [dir, base] = SplitPath(path);
+  return RemoveStale(dir, [&base](std::string_view n) { return n == base; }, removed);
+}
+
+Status RemoveStaleStoreFileTemps(const std::string& dir, std::vector<std::string>* removed) {
+  return RemoveStale(dir, IsStoreFileName, removed);
 }
 
 }  // namespace hfile

@@ -131,6 +131,7 @@ void Verifier::WalkBlocks() {
   while (offset < end) {
     Status s = reader_.ReadBlock(offset, 0, &b);
     if (!s.ok()) {
+      if (s.IsIOError() && report_->io_error.ok()) report_->io_error = s;
       BlockHeader h;  // a readable header still lets the walk step over the damaged block
       if (!reader_.ReadHeader(offset, &h).ok()) {
         Problem(static_cast<int64_t>(offset), "", s.message());

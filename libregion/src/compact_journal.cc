@@ -43,7 +43,7 @@ Status WriteFileDurably(const std::string& path, const std::string& data) {
     ::close(fd);
     return s;
   }
-  ::close(fd);
+  if (::close(fd) != 0) return Errno("cannot close", path);
   return Status::OK();
 }
 
@@ -68,9 +68,12 @@ std::string JournalPath(const std::string& region_dir) {
 Status SyncDir(const std::string& dir) {
   int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) return Errno("cannot open directory", dir);
-  int rc = ::fsync(fd);
+  if (::fsync(fd) != 0) {
+    Status s = Errno("cannot fsync directory", dir);
+    ::close(fd);
+    return s;
+  }
   ::close(fd);
-  if (rc != 0) return Errno("cannot fsync directory", dir);
   return Status::OK();
 }
 
@@ -87,8 +90,12 @@ Status WriteJournal(const std::string& region_dir, const Journal& j) {
   for (const auto& n : j.compacted) text += "compacted " + n + "\n";
   text += "end\n";
   const std::string path = JournalPath(region_dir);
-  HFILE_RETURN_IF_ERROR(WriteFileDurably(path + ".new", text));
-  HFILE_RETURN_IF_ERROR(Rename(path + ".new", path));
+  Status s = WriteFileDurably(path + ".new", text);
+  if (s.ok()) s = Rename(path + ".new", path);
+  if (!s.ok()) {
+    ::unlink((path + ".new").c_str());  // a failed write leaves no half journal behind
+    return s;
+  }
   return SyncDir(tmp);
 }
 

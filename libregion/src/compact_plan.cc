@@ -247,6 +247,12 @@ Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOpti
     HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanRegionDir(plan.root_dir, rd, &desc));
     CheckRegion(region, dirs.table, plan.root_dir, &rp);
     DescribeRecovery(rd, &rp.recovery);
+    // Compact() finishes the interrupted run first and plans the region's stores again then;
+    // reading them now would only read files that are about to move.
+    if (!rp.recovery.empty() && !o.dry_run) {
+      plan.regions.push_back(std::move(rp));
+      continue;
+    }
     for (const auto& fam : desc.families()) {
       if (!families.empty() &&
           std::find(families.begin(), families.end(), fam.name()) == families.end())

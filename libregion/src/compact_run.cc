@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 
 #include "compact_internal.h"
@@ -268,6 +269,7 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
     VerifyReport rep = VerifyFile(tmp_path, VerifyOptions());
     if (rep.open_status.IsIOError() || rep.open_status.IsNotFound())
       return rollback(rep.open_status.WithContext("verifying " + tmp_path));
+    if (!rep.io_error.ok()) return rollback(rep.io_error.WithContext("verifying " + tmp_path));
     if (!rep.clean() || rep.cells != stats.output_cells) {
       return rollback(Status::Corruption(fmt::format(
           "verification of {} failed ({} cells, expected {}): {}", tmp_path, rep.cells,
@@ -277,7 +279,9 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
     Check(o, "output-verified");
     if (Cancelled(o)) return rollback(Status::IOError("interrupted", "the store was rolled back"));
     if (::rename(tmp_path.c_str(), JoinPath(sp.family_dir, j.output).c_str()) != 0)
-      return rollback(Status::IOError("cannot move the output into", sp.family_dir));
+      return rollback(Status::IOError(
+          fmt::format("cannot move the output {} into {}", tmp_path, sp.family_dir),
+          std::strerror(errno)));
     r->output = j.output;
     r->committed = true;  // from here on a rerun rolls forward
     HFILE_RETURN_IF_ERROR(SyncDir(sp.family_dir));
@@ -397,9 +401,10 @@ Status Compact(const CompactionPlan& plan, const CompactOptions& options, Compac
     size_t committed = 0;
     for (const auto& st : report->stores) committed += st.committed;
     std::string summary = fmt::format(
-        "{} store(s) committed, {} not committed ({}){}", committed, not_committed.size(),
-        fmt::join(not_committed, ", "),
-        stop ? "; the run stopped at the first I/O error or interrupt" : "");
+        "{} store(s) committed, {} not committed{}{}; first failure: {}", committed,
+        not_committed.size(),
+        not_committed.empty() ? "" : fmt::format(" ({})", fmt::join(not_committed, ", ")),
+        stop ? "; the run stopped there" : "", first_failure.ToString());
     switch (first_failure.code()) {
       case Status::Code::kCorruption: return Status::Corruption(summary);
       case Status::Code::kNotFound: return Status::NotFound(summary);

@@ -23,6 +23,10 @@ std::string TempPathFor(const std::string& path, const char* kind, long pid);
 // paths appended to `removed`. IOError only when one cannot be removed.
 Status RemoveStaleTempFiles(const std::string& path, std::vector<std::string>* removed);
 
+// The same for every store-file name (32 hex digits, as `--out-dir` names outputs) in `dir`:
+// a killed run's outputs had names the next run cannot know.
+Status RemoveStaleStoreFileTemps(const std::string& dir, std::vector<std::string>* removed);
+
 }  // namespace hfile
 
 #endif  // HFILE_TEMP_FILES_H_

@@ -47,6 +47,9 @@ struct VerifyReport {
   // Of the warnings: keys of an hbase:meta file that HBase's own bloom lookup misses. HBase's
   // writer produces such files, so a writer's self-check must not refuse them.
   uint64_t hbase_bloom_denials = 0;
+  // The first read that failed with an I/O error (EIO, ...), also listed as a problem: the
+  // file could not be checked, which is not proof of damage (writing tools exit 3, not 2).
+  Status io_error;
   uint64_t blocks = 0, data_blocks = 0, cells = 0;
 
   bool clean() const { return open_status.ok() && problem_count == 0; }
