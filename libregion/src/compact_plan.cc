@@ -218,8 +218,13 @@ Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOpti
   plan.table_dir = dirs.table;
   std::string data_ns = Parent(dirs.table);
   if (Base(Parent(data_ns)) == "data") plan.root_dir = Parent(Parent(data_ns));
-  HFILE_ASSIGN_OR_RETURN(auto loaded, ReadTableDescriptor(dirs.table));
-  const TableDescriptor& desc = loaded.descriptor;
+  if (o.descriptor) {
+    plan.descriptor = *o.descriptor;
+  } else {
+    HFILE_ASSIGN_OR_RETURN(auto loaded, ReadTableDescriptor(dirs.table));
+    plan.descriptor = std::move(loaded.descriptor);
+  }
+  const TableDescriptor& desc = plan.descriptor;
   plan.table = desc.name();
   if (!plan.root_dir.empty() &&
       (Base(dirs.table) != plan.table.qualifier || Base(data_ns) != plan.table.namespace_name)) {

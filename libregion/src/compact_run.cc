@@ -317,8 +317,6 @@ Status Compact(const CompactionPlan& plan, const CompactOptions& options, Compac
     return Status::InvalidArgument(
         "the table directory is not <root>/data/<ns>/<table>, so the archive cannot be located; "
         "use --delete-replaced to delete replaced files instead", plan.table_dir);
-  auto loaded = ReadTableDescriptor(plan.table_dir);
-  if (!loaded.ok()) return loaded.status();
   Status result = Status::OK();
   Status first_failure;
   std::vector<std::string> not_committed;  // "<region>/<family>"
@@ -375,7 +373,7 @@ Status Compact(const CompactionPlan& plan, const CompactOptions& options, Compac
       Status s = sp.error;
       if (s.ok() && Cancelled(o)) s = Status::IOError("interrupted", "the store was not started");
       if (s.ok()) {
-        const FamilyDescriptor* fam = loaded->descriptor.FindFamily(sp.family);
+        const FamilyDescriptor* fam = plan.descriptor.FindFamily(sp.family);
         s = RunStore(plan, sp, *fam, o, o.now_ms, disposal_for(sp.family), &r);
       }
       if (!s.ok()) {

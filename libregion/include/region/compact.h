@@ -40,6 +40,7 @@
 #include "hfile/writer.h"
 #include "region/compaction.h"
 #include "region/layout.h"
+#include "region/table_descriptor.h"
 #include "region/table_name.h"
 
 namespace hfile::region {
@@ -114,6 +115,9 @@ struct CompactOptions {
   bool delete_expired_store_files = true;   // hbase.store.delete.expired.storefile
   int keep_seq_id_period_days = 5;          // hbase.hstore.compaction.keep.seqId.period
   HBaseFlavor flavor = HBaseFlavor::k2_6;
+  // Plan and compact with these settings instead of the table's .tableinfo (an alter's dry
+  // run: what a major compaction under the new descriptor would do). Must outlive the calls.
+  const TableDescriptor* descriptor = nullptr;
   // Called with (store label, cells read so far, cells in the store's inputs).
   std::function<void(const std::string&, uint64_t, uint64_t)> progress;
   // Called at every step of the commit protocol with the step's name; tests kill here.
@@ -146,6 +150,7 @@ struct CompactionPlan {
   std::string root_dir;                     // "" when the table dir is not under <root>/data
   std::string table_dir;
   TableName table;
+  TableDescriptor descriptor;               // the settings planned with (and compacted with)
   std::vector<RegionPlan> regions;
 };
 
