@@ -9,7 +9,7 @@
 
 #include "block_header.h"
 #include "checksum.h"
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile/block_type.h"
 #include "hfile/trailer.h"
 

@@ -29,7 +29,7 @@
 #include <optional>
 
 #include "bloom.h"
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile/cell.h"
 
 namespace hfile {

@@ -39,7 +39,7 @@
 #include <vector>
 
 #include "bloom.h"
-#include "coding.h"
+#include "hfile/coding.h"
 
 namespace hfile {
 

@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-#include "coding.h"
+#include "hfile/coding.h"
 
 namespace hfile {
 

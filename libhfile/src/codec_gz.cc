@@ -17,7 +17,7 @@
 
 #include "checksum.h"
 #include "codecs.h"
-#include "coding.h"
+#include "hfile/coding.h"
 
 namespace hfile {
 

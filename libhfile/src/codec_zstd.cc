@@ -20,7 +20,7 @@
 #include <memory>
 
 #include "codecs.h"
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hadoop_block_framing.h"
 
 namespace hfile {

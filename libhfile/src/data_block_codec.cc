@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "data_block_internal.h"
 
 namespace hfile {

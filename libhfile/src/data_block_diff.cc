@@ -25,7 +25,7 @@
 //    longFitsIn returns 8 for a value still negative after negation (Long.MIN_VALUE).
 //  * The timestamp field is LITTLE-endian, unlike everything else in the key.
 //  * Decoded ts = (IS_DIFF ? prevTs - v : v) with v negated first if TIMESTAMP_SIGN.
-#include "coding.h"
+#include "hfile/coding.h"
 #include "data_block_delta.h"
 
 namespace hfile {

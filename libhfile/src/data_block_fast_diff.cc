@@ -26,7 +26,7 @@
 //    byte.
 //  * SAME_VALUE is set whenever the value bytes equal the previous cell's, independently of
 //    SAME_TYPE; the decoded value is then the previous value.
-#include "coding.h"
+#include "hfile/coding.h"
 #include "data_block_delta.h"
 
 namespace hfile {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "data_block_codec.h"
 #include "hfile/cell.h"
 

@@ -2,7 +2,7 @@
 // no count and no trailer.
 #include <algorithm>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "data_block_internal.h"
 
 namespace hfile {

@@ -15,7 +15,7 @@
 //    shorter qualifier is a prefix of a longer one (raw bytes run on into the timestamp). We write
 //    the field-by-field form; the decoder accepts both, as HBase's does.
 //  * The first field is the length of the key *tail*, not of the key.
-#include "coding.h"
+#include "hfile/coding.h"
 #include "data_block_delta.h"
 
 namespace hfile {

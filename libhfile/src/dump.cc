@@ -4,7 +4,7 @@
 
 #include <ostream>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "dump_internal.h"
 #include "hfile/escape.h"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile/cell.h"
 #include "hfile/escape.h"
 #include "hfile_format.pb.h"

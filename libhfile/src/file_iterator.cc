@@ -2,7 +2,7 @@
 // bloom blocks between them) and decodes each with the decoder its encoding needs.
 #include <fmt/format.h>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "reader_internal.h"
 
 namespace hfile {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "coding.h"
+#include "hfile/coding.h"
 
 namespace hfile {
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "compression.h"
 #include "hfile/block_type.h"
 #include "hfile/escape.h"

@@ -1,6 +1,6 @@
 #include "tag_compression.h"
 
-#include "coding.h"
+#include "hfile/coding.h"
 
 namespace hfile {
 

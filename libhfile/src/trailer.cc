@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile_format.pb.h"
 #include "proto_util.h"
 

@@ -12,7 +12,7 @@
 //     COMPACTION_EVENT_KEY ("PBUF" + CompactionEventTracker), TIMERANGE, EARLIEST_PUT_TS.
 //   mapreduce/HFileOutputFormat2.java: BULKLOAD_TIMESTAMP, BULKLOAD_SOURCE_TASK,
 //     MAJOR_COMPACTION_KEY, EXCLUDE_FROM_MINOR_COMPACTION, TIMERANGE, EARLIEST_PUT_TS.
-#include "coding.h"
+#include "hfile/coding.h"
 #include "writer_internal.h"
 
 namespace hfile {

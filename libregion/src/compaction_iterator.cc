@@ -9,7 +9,7 @@
 // (HBASE-18471: DeleteFamily markers of the empty column must still be seen).
 #include <string>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "column_tracker.h"
 #include "delete_tracker.h"
 #include "region/compaction.h"

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "fs_util.h"
 #include "md5.h"
 #include "pb_util.h"

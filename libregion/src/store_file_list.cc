@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "fs_util.h"
 #include "region_format.pb.h"
 

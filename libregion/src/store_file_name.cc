@@ -3,7 +3,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "fs_util.h"
 #include "hfile/cell.h"
 #include "pb_util.h"

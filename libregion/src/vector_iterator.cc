@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "coding.h"
+#include "hfile/coding.h"
 
 namespace hfile::region {
 

@@ -2,7 +2,7 @@
 // mid-key metadata), bytes 1..4 the root entry count; the rest is the block body. Every entry is
 // read and searched for with both key orders.
 #include "block_index.h"
-#include "coding.h"
+#include "hfile/coding.h"
 #include "fuzz_util.h"
 #include "hfile/cell.h"
 

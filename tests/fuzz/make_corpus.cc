@@ -15,7 +15,7 @@
 #include "block_header.h"
 #include "block_index.h"
 #include "bloom.h"
-#include "coding.h"
+#include "hfile/coding.h"
 #include "compression.h"
 #include "data_block_codec.h"
 #include "hfile/cell.h"

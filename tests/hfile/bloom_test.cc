@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile/reader.h"
 #include "hfile/rewrite.h"
 #include "hfile/verify.h"

@@ -1,4 +1,4 @@
-#include "coding.h"
+#include "hfile/coding.h"
 
 #include <gtest/gtest.h>
 

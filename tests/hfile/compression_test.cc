@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "coding.h"
+#include "hfile/coding.h"
 
 namespace hfile {
 namespace {

@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "tag_compression.h"
 
 namespace hfile {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "data_block_codec.h"
 #include "tag_compression.h"
 #include "../testutil.h"

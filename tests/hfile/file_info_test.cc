@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile_format.pb.h"
 
 namespace hfile {

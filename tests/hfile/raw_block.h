@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile/slice.h"
 
 namespace hfile::test {

@@ -9,7 +9,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile/escape.h"
 #include "hfile/verify.h"
 #include "reader_internal.h"

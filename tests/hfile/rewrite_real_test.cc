@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "hfile/reader.h"
 #include "hfile/rewrite.h"
 #include "hfile/trailer.h"

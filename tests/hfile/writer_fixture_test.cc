@@ -17,7 +17,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "coding.h"
+#include "hfile/coding.h"
 #include "compression.h"
 #include "hbase/compat_gen.h"
 #include "hfile/dump.h"

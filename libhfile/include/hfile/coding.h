@@ -1,11 +1,13 @@
 // Byte coding helpers: big-endian fixed widths (Java DataOutput), Hadoop VInt/VLong
-// (WritableUtils), HBase "compressed int" (unsigned LEB128) and protobuf varints.
+// (WritableUtils), HBase "compressed int" (unsigned LEB128) and protobuf varints. Public because
+// every HBase format built on HFiles (.regioninfo Writables, Reference files, .filelist, cell
+// keys) is made of these; libregion uses them through this header.
 //
 // Put* append to a std::string. Get* parse from the front of a Slice and advance it; they return
 // false, leaving the value unspecified, if the input is too short or malformed, and never read
 // past the end. Encode*/Decode* work on raw pointers and do no bounds checking.
-#ifndef HFILE_SRC_CODING_H_
-#define HFILE_SRC_CODING_H_
+#ifndef HFILE_CODING_H_
+#define HFILE_CODING_H_
 
 #include <cstdint>
 #include <cstring>
@@ -142,4 +144,4 @@ bool GetVarint64(Slice* in, uint64_t* v);
 
 }  // namespace hfile
 
-#endif  // HFILE_SRC_CODING_H_
+#endif  // HFILE_CODING_H_
