@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fs_util.h"
 #include "hfile/status.h"
 
 namespace hfile::region {
@@ -45,14 +46,7 @@ bool IsOwnTmpEntry(const std::string& name, const std::optional<Journal>& journa
 // Lines describing what finishing an interrupted run of this region would do (empty: none).
 void DescribeRecovery(const std::string& region_dir, std::vector<std::string>* out);
 
-// Where replaced files go: archive (with HBase's rename of an already archived name to
-// "<name>.<millis>") or unlink. Both fsync the directories involved.
-struct Disposal {
-  std::string archive_dir;  // <root>/archive/data/<ns>/<table>/<region>/<family>; "": unlink
-  int64_t now_ms = 0;
-};
-Status DisposeStoreFile(const std::string& family_dir, const std::string& name,
-                        const Disposal& d);
+// Where replaced files go: Disposal / DisposeStoreFile (fs_util.h).
 
 // Finishes (output committed) or rolls back (not committed) an interrupted run described by the
 // journal. `archive_dir_for(family)` gives the Disposal; `checkpoint` is the test hook.
@@ -61,7 +55,6 @@ Status RecoverRegion(const std::string& region_dir,
                      const std::function<void(const std::string&)>& checkpoint,
                      std::vector<std::string>* log);
 
-Status SyncDir(const std::string& dir);
 int64_t NowMs();
 
 }  // namespace hfile::region

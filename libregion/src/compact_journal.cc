@@ -20,38 +20,6 @@ namespace {
 
 std::string TmpDir(const std::string& region_dir) { return JoinPath(region_dir, ".tmp"); }
 
-Status Errno(const std::string& what, const std::string& path) {
-  return Status::IOError(what + " " + path, std::strerror(errno));
-}
-
-Status WriteFileDurably(const std::string& path, const std::string& data) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return Errno("cannot create", path);
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      Status s = Errno("cannot write", path);
-      ::close(fd);
-      return s;
-    }
-    off += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    Status s = Errno("cannot fsync", path);
-    ::close(fd);
-    return s;
-  }
-  if (::close(fd) != 0) return Errno("cannot close", path);
-  return Status::OK();
-}
-
-Status Rename(const std::string& from, const std::string& to) {
-  if (::rename(from.c_str(), to.c_str()) != 0) return Errno("cannot rename to " + to + ":", from);
-  return Status::OK();
-}
-
 }  // namespace
 
 std::vector<std::string> Journal::Replaced() const {
@@ -63,18 +31,6 @@ std::vector<std::string> Journal::Replaced() const {
 
 std::string JournalPath(const std::string& region_dir) {
   return JoinPath(TmpDir(region_dir), kJournalName);
-}
-
-Status SyncDir(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return Errno("cannot open directory", dir);
-  if (::fsync(fd) != 0) {
-    Status s = Errno("cannot fsync directory", dir);
-    ::close(fd);
-    return s;
-  }
-  ::close(fd);
-  return Status::OK();
 }
 
 Status WriteJournal(const std::string& region_dir, const Journal& j) {
@@ -91,7 +47,7 @@ Status WriteJournal(const std::string& region_dir, const Journal& j) {
   text += "end\n";
   const std::string path = JournalPath(region_dir);
   Status s = WriteFileDurably(path + ".new", text);
-  if (s.ok()) s = Rename(path + ".new", path);
+  if (s.ok()) s = RenameFile(path + ".new", path);
   if (!s.ok()) {
     ::unlink((path + ".new").c_str());  // a failed write leaves no half journal behind
     return s;
@@ -131,7 +87,7 @@ Result<std::optional<Journal>> ReadJournal(const std::string& region_dir) {
 
 Status RemoveJournal(const std::string& region_dir) {
   const std::string path = JournalPath(region_dir);
-  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return Errno("cannot remove", path);
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) return ErrnoStatus("cannot remove", path);
   return SyncDir(TmpDir(region_dir));
 }
 
@@ -139,28 +95,6 @@ bool IsOwnTmpEntry(const std::string& name, const std::optional<Journal>& journa
   if (name == kJournalName || name == std::string(kJournalName) + ".new") return true;
   if (!journal || journal->output.empty()) return false;
   return name == journal->output || name.starts_with("." + journal->output + ".tmp-");
-}
-
-Status DisposeStoreFile(const std::string& family_dir, const std::string& name,
-                        const Disposal& d) {
-  const std::string src = JoinPath(family_dir, name);
-  if (d.archive_dir.empty()) {
-    if (::unlink(src.c_str()) != 0) {
-      if (errno == ENOENT) return Status::OK();
-      return Errno("cannot remove", src);
-    }
-    return SyncDir(family_dir);
-  }
-  std::error_code ec;
-  fs::create_directories(d.archive_dir, ec);
-  if (ec) return Status::IOError("cannot create " + d.archive_dir, ec.message());
-  const std::string dst = JoinPath(d.archive_dir, name);
-  if (PathExists(dst)) {  // HFileArchiver keeps the older copy as <name>.<archive start millis>
-    HFILE_RETURN_IF_ERROR(Rename(dst, fmt::format("{}.{}", dst, d.now_ms)));
-  }
-  HFILE_RETURN_IF_ERROR(Rename(src, dst));
-  HFILE_RETURN_IF_ERROR(SyncDir(d.archive_dir));
-  return SyncDir(family_dir);
 }
 
 void DescribeRecovery(const std::string& region_dir, std::vector<std::string>* out) {
@@ -213,7 +147,7 @@ Status RecoverRegion(const std::string& region_dir,
       for (const auto& e : *entries) {
         if (e.name == kJournalName || !IsOwnTmpEntry(e.name, journal)) continue;
         const std::string p = JoinPath(tmp, e.name);
-        if (::unlink(p.c_str()) != 0 && errno != ENOENT) return Errno("cannot remove", p);
+        if (::unlink(p.c_str()) != 0 && errno != ENOENT) return ErrnoStatus("cannot remove", p);
       }
     }
     log->push_back(fmt::format("{}: rolled back an interrupted compaction of {} (output {} was "

@@ -1,6 +1,12 @@
 #include "fs_util.h"
 
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
@@ -61,6 +67,74 @@ std::string JoinPath(const std::string& a, const std::string& b) {
   if (a.empty()) return b;
   if (a.back() == '/') return a + b;
   return a + "/" + b;
+}
+
+Status ErrnoStatus(const std::string& what, const std::string& path) {
+  return Status::IOError(what + " " + path, std::strerror(errno));
+}
+
+Status WriteFileDurably(const std::string& path, const std::string& data) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return ErrnoStatus("cannot create", path);
+  size_t off = 0;
+  while (off < data.size()) {
+    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      Status s = ErrnoStatus("cannot write", path);
+      ::close(fd);
+      return s;
+    }
+    off += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) {
+    Status s = ErrnoStatus("cannot fsync", path);
+    ::close(fd);
+    return s;
+  }
+  if (::close(fd) != 0) return ErrnoStatus("cannot close", path);
+  return Status::OK();
+}
+
+Status RenameFile(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    return ErrnoStatus("cannot rename to " + to + ":", from);
+  }
+  return Status::OK();
+}
+
+Status SyncDir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return ErrnoStatus("cannot open directory", dir);
+  if (::fsync(fd) != 0) {
+    Status s = ErrnoStatus("cannot fsync directory", dir);
+    ::close(fd);
+    return s;
+  }
+  ::close(fd);
+  return Status::OK();
+}
+
+Status DisposeStoreFile(const std::string& family_dir, const std::string& name,
+                        const Disposal& d) {
+  const std::string src = JoinPath(family_dir, name);
+  if (d.archive_dir.empty()) {
+    if (::unlink(src.c_str()) != 0) {
+      if (errno == ENOENT) return Status::OK();
+      return ErrnoStatus("cannot remove", src);
+    }
+    return SyncDir(family_dir);
+  }
+  std::error_code ec;
+  fs::create_directories(d.archive_dir, ec);
+  if (ec) return Status::IOError("cannot create " + d.archive_dir, ec.message());
+  const std::string dst = JoinPath(d.archive_dir, name);
+  if (PathExists(dst)) {  // HFileArchiver keeps the older copy as <name>.<archive start millis>
+    HFILE_RETURN_IF_ERROR(RenameFile(dst, fmt::format("{}.{}", dst, d.now_ms)));
+  }
+  HFILE_RETURN_IF_ERROR(RenameFile(src, dst));
+  HFILE_RETURN_IF_ERROR(SyncDir(d.archive_dir));
+  return SyncDir(family_dir);
 }
 
 }  // namespace hfile::region

@@ -1,4 +1,6 @@
-// Small filesystem helpers for the layout walker: whole-file reads and directory listings.
+// Small filesystem helpers shared by libregion: whole-file reads, directory listings, and the
+// durable-write primitives (temp + fsync + rename + directory fsync) and HBase-style archiving
+// that every writing step (compaction, schema changes) uses.
 #ifndef REGION_SRC_FS_UTIL_H_
 #define REGION_SRC_FS_UTIL_H_
 
@@ -23,6 +25,26 @@ Result<std::vector<DirEntry>> ListDir(const std::string& dir);
 bool PathExists(const std::string& path);
 bool IsDirectory(const std::string& path);
 std::string JoinPath(const std::string& a, const std::string& b);
+
+// IOError "<what> <path>" carrying strerror(errno).
+Status ErrnoStatus(const std::string& what, const std::string& path);
+// Creates (truncating) `path`, writes `data`, fsyncs and closes it. The caller renames it into
+// place and syncs the directory; a failure may leave a partial `path` for the caller to remove.
+Status WriteFileDurably(const std::string& path, const std::string& data);
+// rename(2) with an error naming both paths.
+Status RenameFile(const std::string& from, const std::string& to);
+// fsync(2) of a directory, so that entries created, renamed or removed in it survive a crash.
+Status SyncDir(const std::string& dir);
+
+// Where a store file that leaves a family dir goes: archive (with HBase's rename of an already
+// archived name to "<name>.<millis>", HFileArchiver.resolveAndArchiveFile) or unlink. Both fsync
+// the directories involved.
+struct Disposal {
+  std::string archive_dir;  // <root>/archive/data/<ns>/<table>/<region>/<family>; "": unlink
+  int64_t now_ms = 0;
+};
+Status DisposeStoreFile(const std::string& family_dir, const std::string& name,
+                        const Disposal& d);
 
 }  // namespace hfile::region
 

@@ -3,7 +3,7 @@ package org.hfilekit.harness;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
-/** Entry point: {@code Main gen|read|cluster ...}. See tests/hbase/README.md. */
+/** Entry point: {@code Main gen|read|cluster|tabledesc ...}. See tests/hbase/README.md. */
 public final class Main {
   private Main() {}
 
@@ -25,6 +25,9 @@ public final class Main {
           break;
         case "bench":
           BenchCommand.run(args, out);
+          break;
+        case "tabledesc":
+          TableDescCommand.run(args, out);
           break;
         case "cluster":
           ClusterCommand.run(args, out);
@@ -54,6 +57,7 @@ public final class Main {
       + "           [--cells-from CELLS.jsonl]\n"
       + "  Main read FILE... [--probes PROBEFILE] [--seeks SEEKFILE] [--out-dir DIR]\n"
       + "  Main cluster --root DIR --script FILE\n"
+      + "  Main tabledesc TABLE_DIR\n"
       + "  Main bench --dir DIR --work DIR --compression C [--level L] [--encoding E] [--ops LIST]\n"
       + "             [--scan-file HFILE] [--reps N] [--warmup N]");
   }
