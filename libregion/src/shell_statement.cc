@@ -875,7 +875,7 @@ Status ParseStatement(std::string_view text, std::string_view command, Value* ta
 std::string ToBytesBinary(std::string_view s) {
   std::string out;
   for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() + 0 && s[i + 1] == 'x' && HexDigit(s[i + 2]) >= 0 &&
+    if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] == 'x' && HexDigit(s[i + 2]) >= 0 &&
         HexDigit(s[i + 3]) >= 0) {
       out += static_cast<char>(HexDigit(s[i + 2]) * 16 + HexDigit(s[i + 3]));
       i += 3;
@@ -887,25 +887,32 @@ std::string ToBytesBinary(std::string_view s) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// TableDescriptorChecker.sanityCheck (hbase-server/.../util/TableDescriptorChecker.java).
+// TableDescriptorChecker.sanityCheck (hbase-server/.../util/TableDescriptorChecker.java). Most
+// findings only warn when the table (or site) sets hbase.table.sanity.checks=false; the
+// replication scope, bloom parameter, FIFO compaction and meta checks always fail.
 
 std::optional<int64_t> Num(const std::optional<std::string>& v) {
   if (!v) return std::nullopt;
   return ParseJavaLong(*v, INT64_MIN, INT64_MAX);
 }
 
-Status CheckFamily(const FamilyDescriptor& f) {
+constexpr char kBypass[] = " (hbase.table.sanity.checks=false on the table bypasses this check)";
+constexpr char kCompactionPolicyKey[] = "hbase.hstore.defaultengine.compactionpolicy.class";
+constexpr char kFifoPolicy[] =
+    "org.apache.hadoop.hbase.regionserver.compactions.FIFOCompactionPolicy";
+constexpr char kBlockingStoreFilesKey[] = "hbase.hstore.blockingStoreFiles";
+
+// The checks warnOrThrowExceptionForFailure() may turn into warnings.
+Status CheckFamilyBypassable(const FamilyDescriptor& f) {
   const std::string cf = "family '" + ToStringBinary(f.name()) + "'";
   auto bad = [&](const char* key, const std::string& why) {
-    return Status::InvalidArgument(cf + ": " + key, why);
+    return Status::InvalidArgument(cf + ": " + key, why + kBypass);
   };
   if (auto ttl = Num(f.GetValue(family_key::kTtl)); ttl && *ttl <= 0)
     return bad("TTL", std::to_string(*ttl) + ": TTL must be positive (seconds, or 'FOREVER')");
   if (auto bs = Num(f.GetValue(family_key::kBlockSize)); bs && (*bs < 1024 || *bs > (16 << 20)))
     return bad("BLOCKSIZE", std::to_string(*bs) + ": block size must be between 1K (1024) and "
                                                   "16MB (16777216)");
-  if (auto v = Num(f.GetValue(family_key::kVersions)); v && *v <= 0)
-    return bad("VERSIONS", std::to_string(*v) + ": maximum versions must be positive");
   int64_t max_versions = Num(f.GetValue(family_key::kVersions)).value_or(1);
   int64_t min_versions = Num(f.GetValue(family_key::kMinVersions)).value_or(0);
   if (min_versions < 0)
@@ -914,13 +921,25 @@ Status CheckFamily(const FamilyDescriptor& f) {
     return bad("MIN_VERSIONS", std::to_string(min_versions) +
                                    ": min versions must be at most VERSIONS (" +
                                    std::to_string(max_versions) + ")");
+  if (auto r = Num(f.GetValue("DFS_REPLICATION")); r && *r < 0)
+    return bad("DFS_REPLICATION", "must not be negative");
+  return Status::OK();
+}
+
+Status CheckFamilyAlways(const TableDescriptor& td, const FamilyDescriptor& f) {
+  const std::string cf = "family '" + ToStringBinary(f.name()) + "'";
+  auto bad = [&](const char* key, const std::string& why) {
+    return Status::InvalidArgument(cf + ": " + key, why);
+  };
+  // The builder's setter refuses these; a stored descriptor cannot hold them.
+  if (auto v = Num(f.GetValue(family_key::kVersions)); v && *v <= 0)
+    return bad("VERSIONS", std::to_string(*v) + ": maximum versions must be positive");
   // WALProtos.ScopeType: REPLICATION_SCOPE_LOCAL (0) and REPLICATION_SCOPE_GLOBAL (1).
   if (auto s = Num(f.GetValue(family_key::kReplicationScope)); s && *s != 0 && *s != 1)
     return bad("REPLICATION_SCOPE", std::to_string(*s) + " is invalid: valid 0 (local), 1 (global)");
   if (f.bloom_type() == BloomType::kRowPrefixFixedLength) {
-    // BloomFilterUtil.getBloomFilterParam reads the store's layered configuration.
+    // checkBloomFilterType → BloomFilterUtil.getBloomFilterParam over the family CONFIGURATION.
     auto len = f.GetConfiguration(family_key::kPrefixLengthConfig);
-    if (!len) len = f.GetValue(family_key::kPrefixLengthConfig);
     if (!len)
       return bad("BLOOMFILTER", "ROWPREFIX_FIXED_LENGTH needs CONFIGURATION => "
                                 "{'RowPrefixBloomFilter.prefix_length' => 'N'} (N > 0)");
@@ -929,8 +948,21 @@ Status CheckFamily(const FamilyDescriptor& f) {
       return bad("BLOOMFILTER", "RowPrefixBloomFilter.prefix_length '" + ToStringBinary(*len) +
                                     "' must be a positive integer");
   }
-  if (auto r = Num(f.GetValue("DFS_REPLICATION")); r && *r < 0)
-    return bad("DFS_REPLICATION", "must not be negative");
+  // checkCompactionPolicy: FIFO compaction needs a TTL, no MIN_VERSIONS and >= 1000 blocking
+  // store files (HStore's default is 16).
+  std::string policy = f.GetConfiguration(kCompactionPolicyKey)
+                           .value_or(td.GetValue(kCompactionPolicyKey).value_or(""));
+  if (policy == kFifoPolicy) {
+    if (f.ttl_seconds() == kTtlForever)
+      return bad("TTL", "FIFO compaction does not support the default TTL (FOREVER)");
+    if (f.min_versions() > 0) return bad("MIN_VERSIONS", "FIFO compaction needs MIN_VERSIONS 0");
+    auto blocking = f.GetConfiguration(kBlockingStoreFilesKey);
+    if (!blocking) blocking = td.GetValue(kBlockingStoreFilesKey);
+    int64_t count = blocking ? Num(blocking).value_or(0) : 16;
+    if (count < 1000)
+      return bad(kBlockingStoreFilesKey, std::to_string(count) + " is below the minimum of 1000 "
+                                         "FIFO compaction needs");
+  }
   return Status::OK();
 }
 
@@ -938,22 +970,29 @@ Status SanityCheck(const TableDescriptor& td) {
   if (td.families().empty())
     return Status::InvalidArgument(td.name().ToString(),
                                    "a table must have at least one column family");
-  // A table may opt out (hbase.table.sanity.checks=false): HBase then only logs the findings.
-  // The site-wide switch is not visible offline.
+  if (td.name().namespace_name == kSystemNamespace && td.name().qualifier == "meta" &&
+      td.read_only()) {
+    return Status::InvalidArgument("READONLY", "the meta table can't be set read only");
+  }
+  for (const auto& f : td.families()) HFILE_RETURN_IF_ERROR(CheckFamilyAlways(td, f));
+  // Boolean.valueOf: anything but "true" turns the checks into warnings. The site-wide switch
+  // is not visible offline.
   if (auto v = td.GetValue("hbase.table.sanity.checks"); v && Upper(*v) != "TRUE")
     return Status::OK();
   if (auto m = Num(td.GetValue(table_key::kMaxFileSize)); m && *m < (int64_t{2} << 20)) {
     return Status::InvalidArgument(
         "MAX_FILESIZE", std::to_string(*m) + " is too small (at least 2097152, 2 MB: smaller "
-                                             "splits into an unmanageable number of regions)");
+                                             "splits into an unmanageable number of regions)" +
+                            kBypass);
   }
   if (auto m = Num(td.GetValue(table_key::kMemstoreFlushSize)); m && *m < (int64_t{1} << 20)) {
     return Status::InvalidArgument(
-        "MEMSTORE_FLUSHSIZE", std::to_string(*m) + " is too small (at least 1048576, 1 MB)");
+        "MEMSTORE_FLUSHSIZE",
+        std::to_string(*m) + " is too small (at least 1048576, 1 MB)" + kBypass);
   }
   if (auto r = Num(td.GetValue(table_key::kRegionReplication)); r && *r < 1)
-    return Status::InvalidArgument("REGION_REPLICATION", "must be at least 1");
-  for (const auto& f : td.families()) HFILE_RETURN_IF_ERROR(CheckFamily(f));
+    return Status::InvalidArgument("REGION_REPLICATION", std::string("must be at least 1") + kBypass);
+  for (const auto& f : td.families()) HFILE_RETURN_IF_ERROR(CheckFamilyBypassable(f));
   return Status::OK();
 }
 

@@ -328,6 +328,37 @@ TEST(ShellAlter, BadTableValues) {
   relaxed.SetValue("hbase.table.sanity.checks", "false");
   EXPECT_TRUE(Alter(relaxed, "alter 'docs', MAX_FILESIZE => 1024").ok());
   EXPECT_FALSE(Alter(relaxed, "alter 'docs', {NAME => 'm', VERSIONS => 0}").ok());
+  EXPECT_TRUE(Alter(relaxed, "alter 'docs', {NAME => 'm', BLOCKSIZE => 512}").ok());
+  // ... and these TableDescriptorChecker checks are never bypassed.
+  ExpectInvalid(Alter(relaxed, "alter 'docs', {NAME => 'm', REPLICATION_SCOPE => 3}").status(),
+                {"REPLICATION_SCOPE"});
+  ExpectInvalid(
+      Alter(relaxed, "alter 'docs', {NAME => 'm', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH'}").status(),
+      {"prefix_length"});
+  // The bloom parameter must be in the family CONFIGURATION (checkBloomFilterType).
+  ExpectInvalid(Alter(DocsTable(), "alter 'docs', {NAME => 'm', BLOOMFILTER => "
+                                   "'ROWPREFIX_FIXED_LENGTH', METADATA => "
+                                   "{'RowPrefixBloomFilter.prefix_length' => '4'}}")
+                    .status(),
+                {"CONFIGURATION"});
+  ExpectInvalid(Alter(DocsTable(), "alter 'docs', {NAME => 'm', BLOOMFILTER => "
+                                   "'ROWPREFIX_FIXED_LENGTH', CONFIGURATION => "
+                                   "{'RowPrefixBloomFilter.prefix_length' => '0'}}")
+                    .status(),
+                {"positive"});
+}
+
+TEST(ShellAlter, FifoCompactionRequirements) {
+  const char* fifo =
+      "alter 'docs', {NAME => 'm', CONFIGURATION => {'hbase.hstore.defaultengine.compactionpolicy"
+      ".class' => 'org.apache.hadoop.hbase.regionserver.compactions.FIFOCompactionPolicy'";
+  ExpectInvalid(Alter(DocsTable(), std::string(fifo) + "}}").status(), {"FIFO", "TTL"});
+  ExpectInvalid(Alter(DocsTable(), std::string(fifo) + "}, TTL => 3600}").status(),
+                {"FIFO", "1000"});
+  auto td = Alter(DocsTable(), std::string(fifo) +
+                                   ", 'hbase.hstore.blockingStoreFiles' => 1000}, TTL => 3600}");
+  ASSERT_TRUE(td.ok()) << td.status().ToString();
+  RoundTrip(*td);
 }
 
 TEST(ShellParse, SyntaxErrorsNameTheColumn) {
