@@ -474,7 +474,9 @@ std::string Join(const std::vector<std::string>& v, std::string_view sep = " ") 
   return out;
 }
 
-enum class Kind { kBool, kInt, kLong, kTtl, kBlockSize, kEnum, kUpperString, kString, kNoOffline };
+enum class Kind {
+  kBool, kInt, kLong, kTtl, kBlockSize, kSize, kEnum, kUpperString, kString, kNoOffline
+};
 
 struct AttrSpec {
   const char* key;
@@ -530,7 +532,7 @@ const std::vector<AttrSpec>& FamilySpecs() {
 const std::vector<AttrSpec>& TableSpecs() {
   static const auto* k = new std::vector<AttrSpec>{
       {"OWNER", Kind::kString, {}},
-      {"MAX_FILESIZE", Kind::kLong, {}},
+      {"MAX_FILESIZE", Kind::kSize, {}},
       {"READONLY", Kind::kBool, {}},
       {"COMPACTION_ENABLED", Kind::kBool, {}},
       {"SPLIT_ENABLED", Kind::kBool, {}},
@@ -539,7 +541,7 @@ const std::vector<AttrSpec>& TableSpecs() {
       {"NORMALIZER_TARGET_REGION_COUNT", Kind::kInt, {}},
       {"NORMALIZER_TARGET_REGION_SIZE", Kind::kLong, {}},
       {"NORMALIZER_TARGET_REGION_SIZE_MB", Kind::kLong, {}},
-      {"MEMSTORE_FLUSHSIZE", Kind::kLong, {}},
+      {"MEMSTORE_FLUSHSIZE", Kind::kSize, {}},
       {"DURABILITY", Kind::kEnum, {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"}},
       {"PRIORITY", Kind::kInt, {}},
       {"FLUSH_POLICY", Kind::kString, {}},
@@ -602,25 +604,27 @@ Result<bool> AsBool(const std::string& key, const Value& v) {
   return BadValue(key, v, "true or false");
 }
 
-// PrettyPrinter.valueFromHumanReadable(TIME_INTERVAL): 'FOREVER', plain seconds, or
-// "[N SECONDS (][D DAYS][,] [H HOURS][,] [M MINUTES][,] [S SECONDS][)]" (case-insensitive); when
-// both the seconds and the parts are given they must agree.
+// PrettyPrinter.valueOf(TIME_INTERVAL) (hbase-common/.../util/PrettyPrinter.java): 'FOREVER'
+// (any case), a plain number of seconds, or the interval pattern
+//   [N SECOND[S] (] [D DAY[S]] [H HOUR[S]] [M MINUTE[S]] [S SECOND[S]] [)]
+// (case-insensitive, as describe prints it). When both N and the parts are given they must agree.
+// HBase reads a string that does not match as 0, which its TTL check then rejects; we say why.
 Result<int64_t> ParseTtl(const std::string& key, const Value& v) {
   if (v.kind == Value::Kind::kInt) return v.num;
   if (v.kind != Value::Kind::kString) return BadValue(key, v, "seconds or a string such as '1 DAY'");
-  std::string s = v.str;
+  const std::string& s = v.str;
   if (Upper(s) == "FOREVER") return int64_t{kTtlForever};
   if (auto n = ParseJavaLong(s, INT64_MIN, INT64_MAX)) return *n;
   static const std::regex kInterval(
-      R"(\s*((\d+)\s*SECONDS?\s*\()?\s*((\d+)\s*DAYS?)?\s*,?\s*((\d+)\s*HOURS?)?\s*,?\s*)"
-      R"(((\d+)\s*MINUTES?)?\s*,?\s*((\d+)\s*SECONDS?)?\s*\)?\s*)",
+      R"(((\d+)\s*SECONDS?\s*\()?\s*((\d+)\s*DAYS?)?\s*((\d+)\s*HOURS?)?\s*)"
+      R"(((\d+)\s*MINUTES?)?\s*((\d+)\s*SECONDS?)?\s*\)?)",
       std::regex::ECMAScript | std::regex::icase);
   std::smatch m;
-  if (s.empty() || !std::regex_match(s, m, kInterval) ||
+  if (!std::regex_match(s, m, kInterval) ||
       !(m[4].matched || m[6].matched || m[8].matched || m[10].matched)) {
     return BadValue(key, v,
-                    "seconds, 'FOREVER', or a human-readable interval such as '1 DAY', "
-                    "'2 HOURS 30 MINUTES', '86400 SECONDS (1 DAY)'");
+                    "seconds, 'FOREVER', or an interval such as '1 DAY', '2 HOURS 30 MINUTES' "
+                    "or '86400 SECONDS (1 DAY)'");
   }
   auto part = [&](int g) -> int64_t {
     if (!m[g].matched) return 0;
@@ -634,22 +638,38 @@ Result<int64_t> ParseTtl(const std::string& key, const Value& v) {
   return ttl;
 }
 
-// BLOCKSIZE: an integer, or a size string such as '64KB' / '1 MB' / '65536 B (64KB)'.
-Result<int64_t> ParseBlockSize(const std::string& key, const Value& v) {
-  if (v.kind == Value::Kind::kInt) return v.num;
-  if (v.kind == Value::Kind::kString) {
-    if (auto n = ParseJavaLong(v.str, INT32_MIN, INT32_MAX)) return *n;
-    static const std::regex kSize(R"(\s*(\d+)\s*(B|KB|MB|GB)?\s*(\([^)]*\))?\s*)",
-                                  std::regex::ECMAScript | std::regex::icase);
+// PrettyPrinter.valueOf(BYTE), which 2.5+ describe output uses for sizes ('65536 B (64KB)'): a
+// plain number of bytes, or [N B (] [n T[B]] [n G[B]] [n M[B]] [n K[B]] [n [B]] [)]
+// (case-insensitive; '64KB', '1 MB', '10GB 512MB'). When both N and the parts are given they must
+// agree. A string that does not match is refused (HBase would read it as 0).
+Result<int64_t> ParseSize(const std::string& key, const Value& v, int64_t max) {
+  std::optional<int64_t> n;
+  if (v.kind == Value::Kind::kInt) n = v.num;
+  if (v.kind == Value::Kind::kString) n = ParseJavaLong(v.str, INT64_MIN, INT64_MAX);
+  if (!n && v.kind == Value::Kind::kString) {
+    static const std::regex kSize(
+        R"(((\d+)\s*B?\s*\()?\s*((\d+)\s*TB?)?\s*((\d+)\s*GB?)?\s*)"
+        R"(((\d+)\s*MB?)?\s*((\d+)\s*KB?)?\s*((\d+)\s*B?)?\s*\)?)",
+        std::regex::ECMAScript | std::regex::icase);
     std::smatch m;
-    if (std::regex_match(v.str, m, kSize)) {
-      auto n = ParseJavaLong(m[1].str(), 0, INT32_MAX);
-      std::string unit = Upper(m[2].str());
-      int shift = unit == "KB" ? 10 : unit == "MB" ? 20 : unit == "GB" ? 30 : 0;
-      if (n && (*n << shift) <= INT32_MAX) return *n << shift;
+    if (std::regex_match(v.str, m, kSize) &&
+        (m[4].matched || m[6].matched || m[8].matched || m[10].matched || m[12].matched)) {
+      auto part = [&](int g) -> int64_t {
+        if (!m[g].matched) return 0;
+        return ParseJavaLong(m[g].str(), 0, int64_t{1} << 20).value_or(int64_t{1} << 21);
+      };
+      int64_t size = (part(4) << 40) + (part(6) << 30) + (part(8) << 20) + (part(10) << 10) +
+                     part(12);
+      if (m[2].matched && ParseJavaLong(m[2].str(), 0, INT64_MAX) != size) {
+        return BadValue(key, v, "matching bytes and human-readable parts (" + m[2].str() +
+                                    " is not " + std::to_string(size) + ")");
+      }
+      n = size;
     }
   }
-  return BadValue(key, v, "a size in bytes such as 65536 or '64KB'");
+  if (!n) return BadValue(key, v, "a size in bytes such as 65536, '64KB' or '1 MB'");
+  if (*n > max || *n < -max - 1) return BadValue(key, v, "at most " + std::to_string(max));
+  return *n;
 }
 
 // Converts one attribute to its stored string. `specs` names what `key` may be.
@@ -675,7 +695,11 @@ Result<std::string> Convert(const AttrSpec& spec, const Value& v) {
       return std::to_string(n);
     }
     case Kind::kBlockSize: {
-      HFILE_ASSIGN_OR_RETURN(int64_t n, ParseBlockSize(key, v));
+      HFILE_ASSIGN_OR_RETURN(int64_t n, ParseSize(key, v, INT32_MAX));
+      return std::to_string(n);
+    }
+    case Kind::kSize: {
+      HFILE_ASSIGN_OR_RETURN(int64_t n, ParseSize(key, v, INT64_MAX));
       return std::to_string(n);
     }
     case Kind::kEnum: {

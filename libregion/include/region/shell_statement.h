@@ -24,8 +24,10 @@
 //
 // Values are converted to the strings HBase stores (ColumnFamilyDescriptorBuilder and
 // TableDescriptorBuilder setters): enum names upper-case (COMPRESSION 'zstd' → "ZSTD"), TTL in
-// seconds as decimal ('FOREVER' → "2147483647", '1 DAY' → "86400"), booleans "true"/"false",
-// numbers decimal. Unknown keys and bad values are InvalidArgument naming the key and the valid
+// seconds as decimal (PrettyPrinter TIME_INTERVAL: 'FOREVER' → "2147483647", '1 DAY' → "86400",
+// '86400 SECONDS (1 DAY)'), BLOCKSIZE / MAX_FILESIZE / MEMSTORE_FLUSHSIZE in bytes (PrettyPrinter
+// BYTE: '64KB' → "65536", '65536 B (64KB)'), booleans "true"/"false", numbers decimal. Integers
+// may also be quoted ('134217728'), as Java's valueOf(String) takes them. Unknown keys and bad values are InvalidArgument naming the key and the valid
 // keys or values (the shell only prints "Unknown argument ignored").
 #ifndef REGION_SHELL_STATEMENT_H_
 #define REGION_SHELL_STATEMENT_H_
