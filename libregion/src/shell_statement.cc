@@ -277,6 +277,10 @@ class Lexer {
 // ---------------------------------------------------------------------------------------------
 // Parser.
 
+// Whether the shell defines `name` as a constant (hbase_constants.rb: its own list, plus every
+// upper-case String field of HColumnDescriptor and HTableDescriptor, each equal to its name).
+bool IsShellConstant(std::string_view name);
+
 class Parser {
  public:
   Parser(std::vector<Token> toks, bool multiline) : t_(std::move(toks)), multiline_(multiline) {}
@@ -424,6 +428,12 @@ class Parser {
           Next();
           return Status::OK();
         }
+        if (IsShellConstant(t.text)) {
+          // e.g. BLOOMFILTER => NONE, KEEP_DELETED_CELLS => TTL: the constant's own name.
+          v->kind = Value::Kind::kString;
+          v->str = Next().text;
+          return Status::OK();
+        }
         return Expected("a value: a quoted string, an integer, true, false, {...} or [...] "
                         "(quote names such as '" + t.text + "')");
       case Tok::kLBrace:
@@ -550,6 +560,21 @@ const std::vector<AttrSpec>& TableSpecs() {
       {"REGION_REPLICATION", Kind::kInt, {}},
   };
   return *k;
+}
+
+bool IsShellConstant(std::string_view name) {
+  static const char* const kConstants[] = {
+      "NAME", "VERSIONS", "IN_MEMORY", "METADATA", "CONFIGURATION", "METHOD", "SPLITS",
+      "SPLITS_FILE", "SPLITALGO", "NUMREGIONS", "REGION_REPLICATION", "NONE", "TTL",
+      "REPLICATION_SCOPE", "IS_META", "IS_ROOT", "OWNER", "ENCRYPTION_KEY", "VALUE", "TYPE",
+      "TABLE", "DURABILITY"};
+  for (const char* c : kConstants)
+    if (name == c) return true;
+  for (const auto* specs : {&FamilySpecs(), &TableSpecs()}) {
+    for (const auto& s : *specs)
+      if (name == s.key) return true;
+  }
+  return false;
 }
 
 const AttrSpec* FindSpec(const std::vector<AttrSpec>& specs, std::string_view key) {

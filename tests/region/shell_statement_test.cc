@@ -217,6 +217,8 @@ TEST(ShellAlter, EveryFamilyAttribute) {
       {"KEEP_DELETED_CELLS => true", "KEEP_DELETED_CELLS", "TRUE"},
       {"KEEP_DELETED_CELLS => 'ttl'", "KEEP_DELETED_CELLS", "TTL"},
       {"KEEP_DELETED_CELLS => false", "KEEP_DELETED_CELLS", "FALSE"},
+      {"KEEP_DELETED_CELLS => TTL", "KEEP_DELETED_CELLS", "TTL"},  // the shell constant TTL
+      {"BLOOMFILTER => NONE", "BLOOMFILTER", "NONE"},             // the shell constant NONE
       {"COMPRESS_TAGS => false", "COMPRESS_TAGS", "false"},
       {"PREFETCH_BLOCKS_ON_OPEN => true", "PREFETCH_BLOCKS_ON_OPEN", "true"},
       {"IS_MOB => true", "IS_MOB", "true"},
