@@ -4,6 +4,8 @@
 
 #include <map>
 
+#include "../testutil.h"
+
 namespace hfile::region {
 namespace {
 
@@ -64,6 +66,38 @@ TEST(ShellAlter, FamilyAttributesInPlace) {
   EXPECT_EQ(Val(back.FindFamily("t"), "VERSIONS"), "3");
   // In place: the key order of the stored map does not change.
   EXPECT_EQ(m->values().size(), FamilyDescriptor::WithDefaults("m").values().size());
+}
+
+// A real HBase 0.98 descriptor: the altered family changes in place, everything else keeps its
+// bytes.
+TEST(ShellAlter, RealDescriptor) {
+  if (test::RealDataDir().empty()) GTEST_SKIP() << "no ../shared/testdata";
+  std::string path = test::RealDataDir() +
+                     "/hbase-0.98-rootdir/hbase/data/default/test/.tabledesc/.tableinfo.0000000001";
+  std::string bytes = test::ReadFileOrDie(path);
+  TableDescriptor cur;
+  ASSERT_TRUE(cur.DecodeFrom(bytes).ok());
+  ASSERT_NE(cur.FindFamily("cf"), nullptr);
+  auto td = Alter(cur, "alter 'test', {NAME => 'cf', COMPRESSION => 'GZ', TTL => '7 DAYS'}");
+  ASSERT_TRUE(td.ok()) << td.status().ToString();
+  TableDescriptor back = RoundTrip(*td);
+  EXPECT_EQ(back.values(), cur.values());
+  const FamilyDescriptor* before = cur.FindFamily("cf");
+  const FamilyDescriptor* after = back.FindFamily("cf");
+  ASSERT_EQ(after->values().size(), before->values().size());
+  for (size_t i = 0; i < before->values().size(); ++i) {
+    const auto& [k, v] = before->values()[i];
+    EXPECT_EQ(after->values()[i].first, k);
+    if (k == "COMPRESSION") EXPECT_EQ(after->values()[i].second, "GZ");
+    else if (k == "TTL") EXPECT_EQ(after->values()[i].second, "604800");
+    else EXPECT_EQ(after->values()[i].second, v) << k;
+  }
+  // A no-op statement re-encodes to the very bytes HBase wrote.
+  td = Alter(cur, "alter 'test', 'cf'");
+  ASSERT_TRUE(td.ok()) << td.status().ToString();
+  std::string again;
+  td->EncodeTo(&again);
+  EXPECT_EQ(again, bytes);
 }
 
 TEST(ShellAlter, SeveralFamiliesInOneStatement) {
