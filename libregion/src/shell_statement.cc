@@ -912,6 +912,25 @@ Result<TableName> ParseTable(const Value& v) {
   return name;
 }
 
+// TableName.isLegalNamespaceName / isLegalTableQualifierName, for tables being created.
+Status CheckNewTableName(const TableName& t) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (char c : t.namespace_name) {
+    if (!word(c))
+      return Status::InvalidArgument("namespace '" + ToStringBinary(t.namespace_name) + "'",
+                                     "may only contain [a-zA-Z_0-9]");
+  }
+  if (!word(t.qualifier[0]))
+    return Status::InvalidArgument("table '" + ToStringBinary(t.qualifier) + "'",
+                                   "must start with [a-zA-Z_0-9] (not '.' or '-')");
+  for (char c : t.qualifier) {
+    if (!word(c) && c != '-' && c != '.')
+      return Status::InvalidArgument("table '" + ToStringBinary(t.qualifier) + "'",
+                                     "may only contain [a-zA-Z_0-9-.]");
+  }
+  return Status::OK();
+}
+
 Status ParseStatement(std::string_view text, std::string_view command, Value* table,
                       std::vector<Value>* args) {
   Lexer lexer(text);
@@ -1207,6 +1226,7 @@ Result<CreateStatement> ParseCreateStatement(std::string_view text) {
   HFILE_RETURN_IF_ERROR(ParseStatement(text, "create", &table, &raw));
   CreateStatement st;
   HFILE_ASSIGN_OR_RETURN(st.table, ParseTable(table));
+  HFILE_RETURN_IF_ERROR(CheckNewTableName(st.table));
   // create flattens its arguments (args.flatten.compact).
   std::vector<const Value*> args;
   std::vector<const Value*> stack;

@@ -535,6 +535,10 @@ TEST(ShellCreate, Errors) {
   ExpectInvalid(ParseCreateStatement("create 't', 'f', {SPLIT => ['1']}").status(),
                 {"SPLIT", "SPLITS"});
   ExpectInvalid(ParseCreateStatement("create 't', '.f'").status(), {"period"});
+  ExpectInvalid(ParseCreateStatement("create '.t', 'f'").status(), {"must start with"});
+  ExpectInvalid(ParseCreateStatement("create 't/x', 'f'").status(), {"may only contain"});
+  ExpectInvalid(ParseCreateStatement("create 'n-s:t', 'f'").status(), {"namespace"});
+  EXPECT_TRUE(ParseCreateStatement("create 'ns_1:t-2.x', 'f'").ok());
   ExpectInvalid(ParseCreateStatement("create 't', 'a:b'").status(), {"':'"});
   ExpectInvalid(ParseCreateStatement("create 't', {NAME => 'f', TTL => 'x'}").status(), {"TTL"});
   auto st = ParseCreateStatement("create 't', {NAME => 'f', BLOCKSIZE => 100}");
