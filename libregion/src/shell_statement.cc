@@ -1069,6 +1069,59 @@ Status FinalChecks(const TableDescriptor& td) {
   return td.Validate();
 }
 
+// StoreFileTrackerFactory's names for a tracker value: DEFAULT, FILE, MIGRATION, or the class.
+std::string TrackerName(const std::optional<std::string>& v) {
+  if (!v) return "DEFAULT";
+  std::string u = Upper(*v);
+  if (u == "DEFAULT" || v->ends_with(".DefaultStoreFileTracker")) return "DEFAULT";
+  if (u == "FILE" || v->ends_with(".FileBasedStoreFileTracker")) return "FILE";
+  if (u == "MIGRATION" || v->ends_with(".MigrationStoreFileTracker")) return "MIGRATION";
+  return *v;
+}
+
+// StoreFileTrackerValidationUtils.checkForModifyTable (2.5+): a table's tracker changes only
+// through MIGRATION (src = the current tracker), and leaves MIGRATION only for its dst, since the
+// region servers must move the store file lists over while the table is online.
+Status CheckTrackerChange(const TableDescriptor& before, const TableDescriptor& after) {
+  constexpr char kSrc[] = "hbase.store.file-tracker.migration.src.impl";
+  constexpr char kDst[] = "hbase.store.file-tracker.migration.dst.impl";
+  std::string old_t = TrackerName(before.GetValue(table_key::kStoreFileTracker));
+  std::string new_t = TrackerName(after.GetValue(table_key::kStoreFileTracker));
+  if (old_t == new_t) {
+    if (new_t == "MIGRATION" &&
+        (TrackerName(before.GetValue(kSrc)) != TrackerName(after.GetValue(kSrc)) ||
+         TrackerName(before.GetValue(kDst)) != TrackerName(after.GetValue(kDst)))) {
+      return Status::InvalidArgument(table_key::kStoreFileTracker,
+                                     "the migration src/dst cannot change during a migration");
+    }
+    return Status::OK();
+  }
+  if (new_t == "MIGRATION") {
+    std::string src = TrackerName(after.GetValue(kSrc));
+    std::string dst = TrackerName(after.GetValue(kDst));
+    if (!after.GetValue(kSrc) || !after.GetValue(kDst) || src != old_t || dst == src) {
+      return Status::InvalidArgument(
+          table_key::kStoreFileTracker,
+          "MIGRATION needs " + std::string(kSrc) + " = the current tracker (" + old_t + ") and " +
+              kDst + " = a different one");
+    }
+    return Status::OK();
+  }
+  if (old_t == "MIGRATION") {
+    std::string dst = TrackerName(before.GetValue(kDst));
+    if (new_t != dst) {
+      return Status::InvalidArgument(table_key::kStoreFileTracker,
+                                     "a migration can only end at its dst (" + dst + "), not " +
+                                         new_t);
+    }
+    return Status::OK();
+  }
+  return Status::InvalidArgument(
+      table_key::kStoreFileTracker,
+      "should not change the store file tracker from " + old_t + " to " + new_t +
+          " directly; go through MIGRATION");
+}
+
 // A copy of `td` without the family `drop` and the values in `unset`, keeping order (the
 // descriptor has no remove calls).
 TableDescriptor Rebuild(const TableDescriptor& td, const std::string* drop,
@@ -1213,6 +1266,7 @@ Result<TableDescriptor> ApplyAlter(const TableDescriptor& current, const AlterSt
       return Status::InvalidArgument("table_att_unset", "could not find attribute: " + k);
   }
   if (!st.table_unset.empty()) td = Rebuild(td, nullptr, st.table_unset);
+  HFILE_RETURN_IF_ERROR(CheckTrackerChange(current, td));
   HFILE_RETURN_IF_ERROR(FinalChecks(td));
   return td;
 }

@@ -397,6 +397,30 @@ TEST(ShellAlter, BadTableValues) {
                 {"positive"});
 }
 
+TEST(ShellAlter, StoreFileTrackerChangesGoThroughMigration) {
+  TableDescriptor cur = DocsTable();
+  cur.SetValue("hbase.store.file-tracker.impl", "DEFAULT");
+  ExpectInvalid(
+      Alter(cur, "alter 'docs', CONFIGURATION => {'hbase.store.file-tracker.impl' => 'FILE'}")
+          .status(),
+      {"DEFAULT to FILE", "MIGRATION"});
+  auto td = Alter(cur,
+                  "alter 'docs', CONFIGURATION => {'hbase.store.file-tracker.impl' => 'MIGRATION', "
+                  "'hbase.store.file-tracker.migration.src.impl' => 'DEFAULT', "
+                  "'hbase.store.file-tracker.migration.dst.impl' => 'FILE'}");
+  ASSERT_TRUE(td.ok()) << td.status().ToString();
+  ExpectInvalid(Alter(*td, "alter 'docs', METADATA => {'hbase.store.file-tracker.impl' => "
+                           "'DEFAULT'}")
+                    .status(),
+                {"dst (FILE)"});
+  EXPECT_TRUE(
+      Alter(*td, "alter 'docs', METADATA => {'hbase.store.file-tracker.impl' => 'FILE'}").ok());
+  // A descriptor without the key (2.4) reads as DEFAULT.
+  EXPECT_TRUE(Alter(DocsTable(), "alter 'docs', METADATA => {'hbase.store.file-tracker.impl' "
+                                 "=> 'DEFAULT'}")
+                  .ok());
+}
+
 TEST(ShellAlter, FifoCompactionRequirements) {
   const char* fifo =
       "alter 'docs', {NAME => 'm', CONFIGURATION => {'hbase.hstore.defaultengine.compactionpolicy"
