@@ -93,6 +93,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
 int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 

@@ -23,6 +23,7 @@ const char* const kTools[][2] = {
     {"verify", "check HFiles for corruption and format violations"},
     {"rewrite", "rewrite HFiles with other codec, encoding, bloom or block settings"},
     {"compact", "compact a region's store files offline, as HBase would"},
+    {"alter", "alter a table offline: new descriptor, affected stores rewritten at once"},
 };
 
 bool IsTool(const std::string& name) {

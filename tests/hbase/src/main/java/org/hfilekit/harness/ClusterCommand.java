@@ -79,6 +79,12 @@ final class ClusterCommand {
           case "bulkload":
             bulkload(cluster, table, op, out);
             break;
+          case "alter":
+            alter(admin, table, op);
+            break;
+          case "describe":
+            describe(admin, table, out);
+            break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }
@@ -163,6 +169,53 @@ final class ClusterCommand {
       default:
         throw new IllegalArgumentException("unknown delete type " + type);
     }
+  }
+
+  /**
+   * {"op":"alter","table":T,"family":F,"set":{KEY:VALUE,...}}: the shell's
+   * alter 'T', {NAME => 'F', KEY => VALUE, ...} through Admin#modifyColumnFamily (the family
+   * keeps every attribute not named), waiting for the regions to reopen.
+   */
+  private static void alter(Admin admin, TableName table, JsonObject op) throws IOException {
+    byte[] family = bytes(op, "family");
+    ColumnFamilyDescriptorBuilder b =
+      ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(table).getColumnFamily(family));
+    for (Map.Entry<String, JsonElement> e : op.getAsJsonObject("set").entrySet()) {
+      b.setValue(e.getKey(), e.getValue().getAsString());
+    }
+    admin.modifyColumnFamily(table, b.build());
+  }
+
+  /**
+   * {"kind":"describe",...}: the table's values and every family's values and configuration as
+   * HBase holds them (sorted by key), canonical JSON for comparing two descriptors.
+   */
+  private static void describe(Admin admin, TableName table, PrintStream out) throws IOException {
+    org.apache.hadoop.hbase.client.TableDescriptor d = admin.getDescriptor(table);
+    StringBuilder sb = new StringBuilder("{\"kind\":\"describe\",\"table\":");
+    sb.append(Json.str(d.getTableName().getNameAsString())).append(",\"values\":");
+    java.util.TreeMap<String, String> tv = new java.util.TreeMap<>();
+    d.getValues().forEach((k, v) -> tv.put(Bytes.toStringBinary(k.get()), Bytes.toStringBinary(v.get())));
+    sb.append(map(tv)).append(",\"families\":[");
+    boolean first = true;
+    for (org.apache.hadoop.hbase.client.ColumnFamilyDescriptor f : d.getColumnFamilies()) {
+      java.util.TreeMap<String, String> fv = new java.util.TreeMap<>();
+      f.getValues().forEach((k, v) -> fv.put(Bytes.toStringBinary(k.get()), Bytes.toStringBinary(v.get())));
+      sb.append(first ? "" : ",").append("{\"name\":").append(Json.str(f.getNameAsString()))
+        .append(",\"values\":").append(map(fv)).append(",\"configuration\":")
+        .append(map(new java.util.TreeMap<>(f.getConfiguration()))).append("}");
+      first = false;
+    }
+    out.println(sb.append("]}"));
+  }
+
+  private static String map(java.util.SortedMap<String, String> m) {
+    StringBuilder sb = new StringBuilder("{");
+    for (Map.Entry<String, String> e : m.entrySet()) {
+      sb.append(sb.length() > 1 ? "," : "").append(Json.str(e.getKey())).append(":")
+        .append(Json.str(e.getValue()));
+    }
+    return sb.append("}").toString();
   }
 
   /** Requests a compaction and waits for it: Admin#compact only queues the request. */
