@@ -325,7 +325,8 @@ class Parser {
       Next();
     }
     if (Peek().tok == Tok::kSemicolon) Next();
-    if (Peek().tok != Tok::kEnd) return Expected(paren ? "end of statement" : "',' or end of statement");
+    if (Peek().tok != Tok::kEnd)
+      return Expected(paren ? "end of statement" : "',' or end of statement");
     return Status::OK();
   }
 
@@ -552,7 +553,9 @@ const std::vector<AttrSpec>& TableSpecs() {
       {"NORMALIZER_TARGET_REGION_SIZE", Kind::kLong, {}},
       {"NORMALIZER_TARGET_REGION_SIZE_MB", Kind::kLong, {}},
       {"MEMSTORE_FLUSHSIZE", Kind::kSize, {}},
-      {"DURABILITY", Kind::kEnum, {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"}},
+      {"DURABILITY",
+       Kind::kEnum,
+       {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"}},
       {"PRIORITY", Kind::kInt, {}},
       {"FLUSH_POLICY", Kind::kString, {}},
       {"REGION_MEMSTORE_REPLICATION", Kind::kBool, {}},
@@ -636,7 +639,8 @@ Result<bool> AsBool(const std::string& key, const Value& v) {
 // HBase reads a string that does not match as 0, which its TTL check then rejects; we say why.
 Result<int64_t> ParseTtl(const std::string& key, const Value& v) {
   if (v.kind == Value::Kind::kInt) return v.num;
-  if (v.kind != Value::Kind::kString) return BadValue(key, v, "seconds or a string such as '1 DAY'");
+  if (v.kind != Value::Kind::kString)
+    return BadValue(key, v, "seconds or a string such as '1 DAY'");
   const std::string& s = v.str;
   if (Upper(s) == "FOREVER") return int64_t{kTtlForever};
   if (auto n = ParseJavaLong(s, INT64_MIN, INT64_MAX)) return *n;
@@ -1004,7 +1008,8 @@ Status CheckFamilyAlways(const TableDescriptor& td, const FamilyDescriptor& f) {
     return bad("VERSIONS", std::to_string(*v) + ": maximum versions must be positive");
   // WALProtos.ScopeType: REPLICATION_SCOPE_LOCAL (0) and REPLICATION_SCOPE_GLOBAL (1).
   if (auto s = Num(f.GetValue(family_key::kReplicationScope)); s && *s != 0 && *s != 1)
-    return bad("REPLICATION_SCOPE", std::to_string(*s) + " is invalid: valid 0 (local), 1 (global)");
+    return bad("REPLICATION_SCOPE",
+               std::to_string(*s) + " is invalid: valid 0 (local), 1 (global)");
   if (f.bloom_type() == BloomType::kRowPrefixFixedLength) {
     // checkBloomFilterType → BloomFilterUtil.getBloomFilterParam over the family CONFIGURATION.
     auto len = f.GetConfiguration(family_key::kPrefixLengthConfig);
@@ -1059,7 +1064,8 @@ Status SanityCheck(const TableDescriptor& td) {
         std::to_string(*m) + " is too small (at least 1048576, 1 MB)" + kBypass);
   }
   if (auto r = Num(td.GetValue(table_key::kRegionReplication)); r && *r < 1)
-    return Status::InvalidArgument("REGION_REPLICATION", std::string("must be at least 1") + kBypass);
+    return Status::InvalidArgument("REGION_REPLICATION",
+                                   std::string("must be at least 1") + kBypass);
   for (const auto& f : td.families()) HFILE_RETURN_IF_ERROR(CheckFamilyBypassable(f));
   return Status::OK();
 }
@@ -1193,8 +1199,8 @@ Result<AlterStatement> ParseAlterStatement(std::string_view text) {
     }
     auto only = [&](std::initializer_list<const char*> allowed) -> Status {
       for (const auto& k : arg.keys) {
-        if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return k.str == a; }) ==
-            allowed.end()) {
+        auto same = [&](const char* a) { return k.str == a; };
+        if (std::find_if(allowed.begin(), allowed.end(), same) == allowed.end()) {
           return Status::InvalidArgument("METHOD => '" + m + "'",
                                          "unexpected key " + k.str + " (takes only " +
                                              Join(std::vector<std::string>(allowed.begin(),
@@ -1365,7 +1371,8 @@ Result<TableDescriptor> DescriptorForCreate(const CreateStatement& st) {
   td.SetValue(table_key::kIsMeta, "false");
   for (const auto& [k, v] : st.table_values) td.SetValue(k, v);
   // CreateTableProcedure (2.5+) records the site's tracker; offline we assume the default.
-  if (!td.GetValue(table_key::kStoreFileTracker)) td.SetValue(table_key::kStoreFileTracker, "DEFAULT");
+  if (!td.GetValue(table_key::kStoreFileTracker))
+    td.SetValue(table_key::kStoreFileTracker, "DEFAULT");
   for (const FamilyChange& fc : st.families) {
     if (fc.drop) return Status::InvalidArgument("create", "cannot drop family " + fc.name);
     td.AddFamily(Merge(FamilyDescriptor::WithDefaults(fc.name), fc));
@@ -1400,7 +1407,8 @@ Result<FamilyChange> FamilyChangeFromFlags(const std::string& family,
       continue;
     }
     std::string key = Upper(attr);
-    if (key == "NAME" || key == "METADATA" || key == "CONFIGURATION" || !FindSpec(FamilySpecs(), key)) {
+    if (key == "NAME" || key == "METADATA" || key == "CONFIGURATION" ||
+        !FindSpec(FamilySpecs(), key)) {
       return Status::InvalidArgument(
           "unknown family attribute '" + attr + "'",
           "valid: " + Join(Keys(FamilySpecs(), {"CONFIGURATION:key", "METADATA:key"}), ", "));

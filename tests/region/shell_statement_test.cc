@@ -204,7 +204,8 @@ TEST(ShellAlter, TableAttUnset) {
   td = Alter(cur, "alter 'docs', {METHOD => 'table_att_unset', NAME => ['MAX_FILESIZE', 'OWNER']}");
   ASSERT_TRUE(td.ok()) << td.status().ToString();
   EXPECT_FALSE(td->GetValue("OWNER"));
-  ExpectInvalid(Alter(cur, "alter 'docs', METHOD => 'table_att_unset', NAME => 'READONLY'").status(),
+  ExpectInvalid(
+      Alter(cur, "alter 'docs', METHOD => 'table_att_unset', NAME => 'READONLY'").status(),
                 {"could not find attribute", "READONLY"});
 }
 
@@ -382,7 +383,8 @@ TEST(ShellAlter, BadTableValues) {
   ExpectInvalid(Alter(relaxed, "alter 'docs', {NAME => 'm', REPLICATION_SCOPE => 3}").status(),
                 {"REPLICATION_SCOPE"});
   ExpectInvalid(
-      Alter(relaxed, "alter 'docs', {NAME => 'm', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH'}").status(),
+      Alter(relaxed, "alter 'docs', {NAME => 'm', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH'}")
+          .status(),
       {"prefix_length"});
   // The bloom parameter must be in the family CONFIGURATION (checkBloomFilterType).
   ExpectInvalid(Alter(DocsTable(), "alter 'docs', {NAME => 'm', BLOOMFILTER => "
@@ -550,7 +552,8 @@ TEST(ShellCreate, Forms) {
 TEST(ShellCreate, Errors) {
   ExpectInvalid(ParseCreateStatement("create 't', {SPLITS => ['1']}").status(),
                 {"at least one column family"});
-  ExpectInvalid(ParseCreateStatement("create 't', 'f', {NUMREGIONS => 1, SPLITALGO => 'X'}").status(),
+  ExpectInvalid(
+      ParseCreateStatement("create 't', 'f', {NUMREGIONS => 1, SPLITALGO => 'X'}").status(),
                 {"NUMREGIONS", "greater than 1"});
   ExpectInvalid(ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4}").status(),
                 {"SPLITALGO"});
@@ -576,7 +579,8 @@ TEST(ShellCreate, Errors) {
 TEST(ShellFlags, SetsLikeTheStatement) {
   auto fc = FamilyChangeFromFlags(
       "m", {"compression=zstd", "BLOCKSIZE=8192", "ttl=1 DAY", "blockcache=false",
-            "CONFIGURATION:RowPrefixBloomFilter.prefix_length=4", "bloomfilter=rowprefix_fixed_length",
+            "CONFIGURATION:RowPrefixBloomFilter.prefix_length=4",
+            "bloomfilter=rowprefix_fixed_length",
             "METADATA:k=v", "KEEP_DELETED_CELLS=true"});
   ASSERT_TRUE(fc.ok()) << fc.status().ToString();
   EXPECT_EQ(fc->values, (Pairs{{"COMPRESSION", "ZSTD"}, {"BLOCKSIZE", "8192"}, {"TTL", "86400"},

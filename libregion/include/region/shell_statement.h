@@ -27,8 +27,9 @@
 // seconds as decimal (PrettyPrinter TIME_INTERVAL: 'FOREVER' → "2147483647", '1 DAY' → "86400",
 // '86400 SECONDS (1 DAY)'), BLOCKSIZE / MAX_FILESIZE / MEMSTORE_FLUSHSIZE in bytes (PrettyPrinter
 // BYTE: '64KB' → "65536", '65536 B (64KB)'), booleans "true"/"false", numbers decimal. Integers
-// may also be quoted ('134217728'), as Java's valueOf(String) takes them. Unknown keys and bad values are InvalidArgument naming the key and the valid
-// keys or values (the shell only prints "Unknown argument ignored").
+// may also be quoted ('134217728'), as Java's valueOf(String) takes them. Unknown keys and bad
+// values are InvalidArgument naming the key and the valid keys or values (the shell only prints
+// "Unknown argument ignored").
 #ifndef REGION_SHELL_STATEMENT_H_
 #define REGION_SHELL_STATEMENT_H_
 
@@ -68,9 +69,12 @@ Result<AlterStatement> ParseAlterStatement(std::string_view text);
 // keeps every attribute the statement does not name; a new one starts from HBase's defaults
 // (FamilyDescriptor::WithDefaults, as ColumnFamilyDescriptorBuilder.of stores them); dropped
 // families go; table values are set, then unset keys removed (each must exist). The result is
-// checked as TableDescriptorChecker does (unless the table sets hbase.table.sanity.checks=false)
-// and with TableDescriptor::Validate(). InvalidArgument when `st.table` is not current's name,
-// when a dropped family does not exist (HBase would silently do nothing), or a check fails.
+// checked as TableDescriptorChecker does (most checks are skipped when the table sets
+// hbase.table.sanity.checks=false; scope, bloom parameter and FIFO checks never are), a
+// store-file tracker change must go through MIGRATION (2.5+), and TableDescriptor::Validate().
+// InvalidArgument when `st.table` is not current's name, when a dropped family does not exist
+// (HBase would silently do nothing), or a check fails. Families are applied first, in statement
+// order, then table values, then unsets.
 Result<TableDescriptor> ApplyAlter(const TableDescriptor& current, const AlterStatement& st);
 
 struct CreateStatement {
