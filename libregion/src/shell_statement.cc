@@ -7,6 +7,7 @@
 #include <limits>
 #include <regex>
 
+#include "fs_util.h"
 #include "hfile/escape.h"
 
 namespace hfile::region {
@@ -1379,6 +1380,66 @@ Result<TableDescriptor> DescriptorForCreate(const CreateStatement& st) {
   }
   HFILE_RETURN_IF_ERROR(FinalChecks(td));
   return td;
+}
+
+// RegionSplitter's NumberStringSplit (HexStringSplit, DecimalStringSplit): n-1 keys at
+// first + i * (range / n), printed in the radix and left-padded with '0' to the row length.
+std::vector<std::string> NumberStringSplits(int n, uint64_t last, int radix) {
+  const uint64_t each = (last + 1) / static_cast<uint64_t>(n);
+  std::vector<std::string> keys;
+  for (int i = 1; i < n; ++i) {
+    uint64_t v = each * static_cast<uint64_t>(i);
+    std::string digits;
+    do {
+      digits.insert(digits.begin(), "0123456789abcdef"[v % radix]);
+      v /= radix;
+    } while (v > 0);
+    keys.push_back(std::string(8 - std::min<size_t>(8, digits.size()), '0') + digits);
+  }
+  return keys;
+}
+
+Result<std::vector<std::string>> SplitKeysForCreate(const CreateStatement& st) {
+  std::vector<std::string> keys = st.split_keys;
+  if (keys.empty() && !st.splits_file.empty()) {
+    HFILE_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(st.splits_file));
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+      pos = nl == std::string::npos ? text.size() : nl + 1;
+      if (!line.empty() && line.back() == '\r') line.pop_back();  // Ruby's chomp
+      keys.push_back(ToBytesBinary(line));
+    }
+  } else if (keys.empty() && st.num_regions) {
+    std::string algo = st.split_algorithm;
+    for (const char* prefix : {"org.apache.hadoop.hbase.util.RegionSplitter$",
+                               "org.apache.hadoop.hbase.util.RegionSplitter."}) {
+      if (algo.starts_with(prefix)) algo = algo.substr(std::string_view(prefix).size());
+    }
+    if (algo == "HexStringSplit") {
+      keys = NumberStringSplits(*st.num_regions, 0xFFFFFFFFull, 16);
+    } else if (algo == "DecimalStringSplit") {
+      keys = NumberStringSplits(*st.num_regions, 99999999ull, 10);
+    } else {
+      return Status::NotSupported("SPLITALGO '" + st.split_algorithm + "'",
+                                  "offline only HexStringSplit and DecimalStringSplit are "
+                                  "computed; give SPLITS => [...] instead");
+    }
+  }
+  // HBaseAdmin.createTableAsync: sorted by Bytes.BYTES_COMPARATOR, no empty or repeated key.
+  std::sort(keys.begin(), keys.end(), [](const std::string& a, const std::string& b) {
+    return Slice(a).compare(Slice(b)) < 0;
+  });
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].empty())
+      return Status::InvalidArgument("SPLITS",
+                                     "empty split key must not be passed in the split keys");
+    if (i > 0 && keys[i] == keys[i - 1])
+      return Status::InvalidArgument("SPLITS", "all split keys must be unique, found duplicate: " +
+                                                   ToStringBinary(keys[i]));
+  }
+  return keys;
 }
 
 // ---------------------------------------------------------------------------------------------

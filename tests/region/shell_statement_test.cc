@@ -549,6 +549,49 @@ TEST(ShellCreate, Forms) {
   EXPECT_EQ(st->families[0].values, (Pairs{{"VERSIONS", "4"}}));
 }
 
+TEST(ShellCreate, SplitKeys) {
+  auto st = ParseCreateStatement("create 't', 'f', SPLITS => ['b', 'a', '\\x00']");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  auto keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{std::string(1, '\0'), "a", "b"}));
+
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 15, SPLITALGO => 'HexStringSplit'}");
+  ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  ASSERT_EQ(keys->size(), 14u);
+  EXPECT_EQ(keys->front(), "11111111");
+  EXPECT_EQ((*keys)[9], "aaaaaaaa");
+  EXPECT_EQ(keys->back(), "eeeeeeee");
+
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => "
+                            "'org.apache.hadoop.hbase.util.RegionSplitter$DecimalStringSplit'}");
+  ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{"25000000", "50000000", "75000000"}));
+
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => 'UniformSplit'}");
+  ASSERT_TRUE(st.ok());
+  EXPECT_TRUE(SplitKeysForCreate(*st).status().IsNotSupported());
+
+  std::string dir = test::NewTempDir("shell_splits");
+  test::WriteFileOrDie(dir + "/splits.txt", "m\r\nc\n\\x41\n");
+  st = ParseCreateStatement("create 't', 'f', SPLITS_FILE => '" + dir + "/splits.txt'");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{"A", "c", "m"}));
+
+  st = ParseCreateStatement("create 't', 'f', SPLITS => ['a', 'a']");
+  ASSERT_TRUE(st.ok());
+  ExpectInvalid(SplitKeysForCreate(*st).status(), {"duplicate"});
+  st = ParseCreateStatement("create 't', 'f', SPLITS => ['a', '']");
+  ASSERT_TRUE(st.ok());
+  ExpectInvalid(SplitKeysForCreate(*st).status(), {"empty split key"});
+}
+
 TEST(ShellCreate, Errors) {
   ExpectInvalid(ParseCreateStatement("create 't', {SPLITS => ['1']}").status(),
                 {"at least one column family"});

@@ -81,11 +81,12 @@ struct CreateStatement {
   TableName table;
   std::vector<FamilyChange> families;  // in statement order; a repeated name replaces
   std::vector<std::pair<std::string, std::string>> table_values;
-  // SPLITS, decoded as Bytes.toBytesBinary does ("\x00" escapes), in statement order.
+  // SPLITS, decoded as Bytes.toBytesBinary does ("\x00" escapes), in statement order
+  // (SplitKeysForCreate sorts and checks them).
   std::vector<std::string> split_keys;
   std::optional<int> num_regions;  // NUMREGIONS (> 1), with split_algorithm
   std::string split_algorithm;     // SPLITALGO: 'HexStringSplit', 'UniformSplit', ...
-  std::string splits_file;         // SPLITS_FILE: one split key per line; not read here
+  std::string splits_file;         // SPLITS_FILE (one key a line), read by SplitKeysForCreate
 };
 
 // Parses `create 'table', 'f1', {NAME => 'f2', ...}, {SPLITS => [...]}`. At least one family.
@@ -95,6 +96,13 @@ Result<CreateStatement> ParseCreateStatement(std::string_view text);
 // store-file tracker (hbase.store.file-tracker.impl=DEFAULT unless given), families with
 // defaults + attributes, then the TableDescriptorChecker checks.
 Result<TableDescriptor> DescriptorForCreate(const CreateStatement& st);
+
+// The table's split keys, as Admin.createTable would receive them (sorted in byte order; empty
+// and duplicate keys are InvalidArgument, as there): SPLITS; or SPLITS_FILE's lines (the shell's
+// File.foreach + chomp, then Bytes.toBytesBinary); or NUMREGIONS with SPLITALGO HexStringSplit
+// ("00000000".."ffffffff") / DecimalStringSplit ("00000000".."99999999") as RegionSplitter
+// computes them. UniformSplit and custom classes are NotSupported. Empty when none was given.
+Result<std::vector<std::string>> SplitKeysForCreate(const CreateStatement& st);
 
 // The flag form of alter (--family F --set ATTR=VALUE ...). ATTR is any family attribute the
 // statement form accepts, case-insensitive here; VALUE is read as a quoted shell string would be.
