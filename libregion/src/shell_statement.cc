@@ -1421,10 +1421,20 @@ Result<std::vector<std::string>> SplitKeysForCreate(const CreateStatement& st) {
       keys = NumberStringSplits(*st.num_regions, 0xFFFFFFFFull, 16);
     } else if (algo == "DecimalStringSplit") {
       keys = NumberStringSplits(*st.num_regions, 99999999ull, 10);
+    } else if (algo == "UniformSplit") {
+      // Bytes.split("", 8 x 0xff, inclusive, n - 1) over 8-byte keys: interval 2^64 / n.
+      const unsigned __int128 each = (static_cast<unsigned __int128>(1) << 64) /
+                                     static_cast<unsigned>(*st.num_regions);
+      for (int i = 1; i < *st.num_regions; ++i) {
+        uint64_t v = static_cast<uint64_t>(each * static_cast<unsigned>(i));
+        std::string key(8, '\0');
+        for (int b = 7; b >= 0; --b, v >>= 8) key[b] = static_cast<char>(v & 0xff);
+        keys.push_back(std::move(key));
+      }
     } else {
       return Status::NotSupported("SPLITALGO '" + st.split_algorithm + "'",
-                                  "offline only HexStringSplit and DecimalStringSplit are "
-                                  "computed; give SPLITS => [...] instead");
+                                  "offline only HexStringSplit, DecimalStringSplit and "
+                                  "UniformSplit are computed; give SPLITS => [...] instead");
     }
   }
   // HBaseAdmin.createTableAsync: sorted by Bytes.BYTES_COMPARATOR, no empty or repeated key.

@@ -574,6 +574,18 @@ TEST(ShellCreate, SplitKeys) {
 
   st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => 'UniformSplit'}");
   ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{std::string("\x40\0\0\0\0\0\0\0", 8),
+                                             std::string("\x80\0\0\0\0\0\0\0", 8),
+                                             std::string("\xc0\0\0\0\0\0\0\0", 8)}));
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 3, SPLITALGO => 'UniformSplit'}");
+  ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok());
+  EXPECT_EQ(*keys, (std::vector<std::string>{std::string(8, '\x55'), std::string(8, '\xaa')}));
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => 'my.Split'}");
+  ASSERT_TRUE(st.ok());
   EXPECT_TRUE(SplitKeysForCreate(*st).status().IsNotSupported());
 
   std::string dir = test::NewTempDir("shell_splits");

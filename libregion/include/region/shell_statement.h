@@ -100,8 +100,8 @@ Result<TableDescriptor> DescriptorForCreate(const CreateStatement& st);
 // The table's split keys, as Admin.createTable would receive them (sorted in byte order; empty
 // and duplicate keys are InvalidArgument, as there): SPLITS; or SPLITS_FILE's lines (the shell's
 // File.foreach + chomp, then Bytes.toBytesBinary); or NUMREGIONS with SPLITALGO HexStringSplit
-// ("00000000".."ffffffff") / DecimalStringSplit ("00000000".."99999999") as RegionSplitter
-// computes them. UniformSplit and custom classes are NotSupported. Empty when none was given.
+// ("00000000".."ffffffff"), DecimalStringSplit ("00000000".."99999999") or UniformSplit (8-byte
+// keys) as RegionSplitter computes them; other classes are NotSupported. Empty when none given.
 Result<std::vector<std::string>> SplitKeysForCreate(const CreateStatement& st);
 
 // The flag form of alter (--family F --set ATTR=VALUE ...). ATTR is any family attribute the
