@@ -866,10 +866,15 @@ Result<FamilyChange> FamilyFromHash(const Value& h, const std::vector<std::strin
     return Status::InvalidArgument("NAME", "a column family needs NAME => 'family'");
   fc.name = name->str;
   HFILE_RETURN_IF_ERROR(CheckFamilyName(fc.name));
-  for (size_t i = 0; i < h.keys.size(); ++i) {
-    const std::string& k = h.keys[i].str;
-    if (k == "NAME" || std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
-    HFILE_RETURN_IF_ERROR(FamilyAttribute(k, h.values[i], &fc));
+  // hcd() applies METADATA and CONFIGURATION after the typed attributes: a raw 'VERSIONS' in
+  // METADATA wins over VERSIONS.
+  for (bool maps : {false, true}) {
+    for (size_t i = 0; i < h.keys.size(); ++i) {
+      const std::string& k = h.keys[i].str;
+      if (k == "NAME" || std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
+      if ((k == "METADATA" || k == "CONFIGURATION") != maps) continue;
+      HFILE_RETURN_IF_ERROR(FamilyAttribute(k, h.values[i], &fc));
+    }
   }
   return fc;
 }

@@ -298,6 +298,13 @@ TEST(ShellAlter, FamilyConfiguration) {
   EXPECT_EQ(m->GetConfiguration("hbase.hstore.compaction.max").value_or(""), "8");
 }
 
+TEST(ShellAlter, MetadataAppliesAfterTypedAttributes) {
+  auto st = ParseAlterStatement(
+      "alter 'docs', {NAME => 'm', METADATA => {'VERSIONS' => '7'}, VERSIONS => 3}");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->families[0].values, (Pairs{{"VERSIONS", "7"}}));
+}
+
 TEST(ShellAlter, StringArgumentNamesAFamily) {
   auto td = Alter(DocsTable(), "alter 'docs', 'n'");
   ASSERT_TRUE(td.ok()) << td.status().ToString();
