@@ -883,29 +883,33 @@ Result<FamilyChange> FamilyFromHash(const Value& h, const std::vector<std::strin
 Status TableAttributes(const Value& h, const std::vector<std::string>& skip,
                        std::initializer_list<const char*> also_valid,
                        std::vector<std::pair<std::string, std::string>>* out) {
-  for (size_t i = 0; i < h.keys.size(); ++i) {
-    const std::string& k = h.keys[i].str;
-    const Value& v = h.values[i];
-    if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
-    if (k == "METADATA" || k == "CONFIGURATION") {
-      // HBase 2.x keeps a table's CONFIGURATION in the same values map as METADATA.
-      std::vector<std::pair<std::string, std::string>> entries;
-      HFILE_RETURN_IF_ERROR(MapEntries(k, v, &entries));
-      for (auto& [ek, ev] : entries) Put(out, ek, std::move(ev));
-      continue;
-    }
-    const AttrSpec* spec = FindSpec(TableSpecs(), k);
-    if (!spec) {
-      if (Upper(k).find("COPROCESSOR") != std::string::npos) {
-        return Status::InvalidArgument(k, "coprocessor specs are not supported offline; use "
-                                          "the HBase shell");
+  // update_htd_from_arg, too, applies METADATA and CONFIGURATION after the typed attributes.
+  for (bool maps : {false, true}) {
+    for (size_t i = 0; i < h.keys.size(); ++i) {
+      const std::string& k = h.keys[i].str;
+      const Value& v = h.values[i];
+      if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
+      if ((k == "METADATA" || k == "CONFIGURATION") != maps) continue;
+      if (maps) {
+        // HBase 2.x keeps a table's CONFIGURATION in the same values map as METADATA.
+        std::vector<std::pair<std::string, std::string>> entries;
+        HFILE_RETURN_IF_ERROR(MapEntries(k, v, &entries));
+        for (auto& [ek, ev] : entries) Put(out, ek, std::move(ev));
+        continue;
       }
-      std::vector<std::string> valid = Keys(TableSpecs(), {"METADATA", "CONFIGURATION"});
-      for (const char* a : also_valid) valid.push_back(a);
-      return UnknownKey("table attribute", k, valid);
+      const AttrSpec* spec = FindSpec(TableSpecs(), k);
+      if (!spec) {
+        if (Upper(k).find("COPROCESSOR") != std::string::npos) {
+          return Status::InvalidArgument(k, "coprocessor specs are not supported offline; use "
+                                            "the HBase shell");
+        }
+        std::vector<std::string> valid = Keys(TableSpecs(), {"METADATA", "CONFIGURATION"});
+        for (const char* a : also_valid) valid.push_back(a);
+        return UnknownKey("table attribute", k, valid);
+      }
+      HFILE_ASSIGN_OR_RETURN(std::string stored, Convert(*spec, v));
+      Put(out, k, std::move(stored));
     }
-    HFILE_ASSIGN_OR_RETURN(std::string stored, Convert(*spec, v));
-    Put(out, k, std::move(stored));
   }
   return Status::OK();
 }
