@@ -7,6 +7,7 @@
 #include <limits>
 #include <regex>
 
+#include "fs_util.h"
 #include "hfile/escape.h"
 
 namespace hfile::region {
@@ -325,7 +326,8 @@ class Parser {
       Next();
     }
     if (Peek().tok == Tok::kSemicolon) Next();
-    if (Peek().tok != Tok::kEnd) return Expected(paren ? "end of statement" : "',' or end of statement");
+    if (Peek().tok != Tok::kEnd)
+      return Expected(paren ? "end of statement" : "',' or end of statement");
     return Status::OK();
   }
 
@@ -552,7 +554,9 @@ const std::vector<AttrSpec>& TableSpecs() {
       {"NORMALIZER_TARGET_REGION_SIZE", Kind::kLong, {}},
       {"NORMALIZER_TARGET_REGION_SIZE_MB", Kind::kLong, {}},
       {"MEMSTORE_FLUSHSIZE", Kind::kSize, {}},
-      {"DURABILITY", Kind::kEnum, {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"}},
+      {"DURABILITY",
+       Kind::kEnum,
+       {"USE_DEFAULT", "SKIP_WAL", "ASYNC_WAL", "SYNC_WAL", "FSYNC_WAL"}},
       {"PRIORITY", Kind::kInt, {}},
       {"FLUSH_POLICY", Kind::kString, {}},
       {"REGION_MEMSTORE_REPLICATION", Kind::kBool, {}},
@@ -636,7 +640,8 @@ Result<bool> AsBool(const std::string& key, const Value& v) {
 // HBase reads a string that does not match as 0, which its TTL check then rejects; we say why.
 Result<int64_t> ParseTtl(const std::string& key, const Value& v) {
   if (v.kind == Value::Kind::kInt) return v.num;
-  if (v.kind != Value::Kind::kString) return BadValue(key, v, "seconds or a string such as '1 DAY'");
+  if (v.kind != Value::Kind::kString)
+    return BadValue(key, v, "seconds or a string such as '1 DAY'");
   const std::string& s = v.str;
   if (Upper(s) == "FOREVER") return int64_t{kTtlForever};
   if (auto n = ParseJavaLong(s, INT64_MIN, INT64_MAX)) return *n;
@@ -861,10 +866,15 @@ Result<FamilyChange> FamilyFromHash(const Value& h, const std::vector<std::strin
     return Status::InvalidArgument("NAME", "a column family needs NAME => 'family'");
   fc.name = name->str;
   HFILE_RETURN_IF_ERROR(CheckFamilyName(fc.name));
-  for (size_t i = 0; i < h.keys.size(); ++i) {
-    const std::string& k = h.keys[i].str;
-    if (k == "NAME" || std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
-    HFILE_RETURN_IF_ERROR(FamilyAttribute(k, h.values[i], &fc));
+  // hcd() applies METADATA and CONFIGURATION after the typed attributes: a raw 'VERSIONS' in
+  // METADATA wins over VERSIONS.
+  for (bool maps : {false, true}) {
+    for (size_t i = 0; i < h.keys.size(); ++i) {
+      const std::string& k = h.keys[i].str;
+      if (k == "NAME" || std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
+      if ((k == "METADATA" || k == "CONFIGURATION") != maps) continue;
+      HFILE_RETURN_IF_ERROR(FamilyAttribute(k, h.values[i], &fc));
+    }
   }
   return fc;
 }
@@ -873,29 +883,33 @@ Result<FamilyChange> FamilyFromHash(const Value& h, const std::vector<std::strin
 Status TableAttributes(const Value& h, const std::vector<std::string>& skip,
                        std::initializer_list<const char*> also_valid,
                        std::vector<std::pair<std::string, std::string>>* out) {
-  for (size_t i = 0; i < h.keys.size(); ++i) {
-    const std::string& k = h.keys[i].str;
-    const Value& v = h.values[i];
-    if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
-    if (k == "METADATA" || k == "CONFIGURATION") {
-      // HBase 2.x keeps a table's CONFIGURATION in the same values map as METADATA.
-      std::vector<std::pair<std::string, std::string>> entries;
-      HFILE_RETURN_IF_ERROR(MapEntries(k, v, &entries));
-      for (auto& [ek, ev] : entries) Put(out, ek, std::move(ev));
-      continue;
-    }
-    const AttrSpec* spec = FindSpec(TableSpecs(), k);
-    if (!spec) {
-      if (Upper(k).find("COPROCESSOR") != std::string::npos) {
-        return Status::InvalidArgument(k, "coprocessor specs are not supported offline; use "
-                                          "the HBase shell");
+  // update_htd_from_arg, too, applies METADATA and CONFIGURATION after the typed attributes.
+  for (bool maps : {false, true}) {
+    for (size_t i = 0; i < h.keys.size(); ++i) {
+      const std::string& k = h.keys[i].str;
+      const Value& v = h.values[i];
+      if (std::find(skip.begin(), skip.end(), k) != skip.end()) continue;
+      if ((k == "METADATA" || k == "CONFIGURATION") != maps) continue;
+      if (maps) {
+        // HBase 2.x keeps a table's CONFIGURATION in the same values map as METADATA.
+        std::vector<std::pair<std::string, std::string>> entries;
+        HFILE_RETURN_IF_ERROR(MapEntries(k, v, &entries));
+        for (auto& [ek, ev] : entries) Put(out, ek, std::move(ev));
+        continue;
       }
-      std::vector<std::string> valid = Keys(TableSpecs(), {"METADATA", "CONFIGURATION"});
-      for (const char* a : also_valid) valid.push_back(a);
-      return UnknownKey("table attribute", k, valid);
+      const AttrSpec* spec = FindSpec(TableSpecs(), k);
+      if (!spec) {
+        if (Upper(k).find("COPROCESSOR") != std::string::npos) {
+          return Status::InvalidArgument(k, "coprocessor specs are not supported offline; use "
+                                            "the HBase shell");
+        }
+        std::vector<std::string> valid = Keys(TableSpecs(), {"METADATA", "CONFIGURATION"});
+        for (const char* a : also_valid) valid.push_back(a);
+        return UnknownKey("table attribute", k, valid);
+      }
+      HFILE_ASSIGN_OR_RETURN(std::string stored, Convert(*spec, v));
+      Put(out, k, std::move(stored));
     }
-    HFILE_ASSIGN_OR_RETURN(std::string stored, Convert(*spec, v));
-    Put(out, k, std::move(stored));
   }
   return Status::OK();
 }
@@ -1004,7 +1018,8 @@ Status CheckFamilyAlways(const TableDescriptor& td, const FamilyDescriptor& f) {
     return bad("VERSIONS", std::to_string(*v) + ": maximum versions must be positive");
   // WALProtos.ScopeType: REPLICATION_SCOPE_LOCAL (0) and REPLICATION_SCOPE_GLOBAL (1).
   if (auto s = Num(f.GetValue(family_key::kReplicationScope)); s && *s != 0 && *s != 1)
-    return bad("REPLICATION_SCOPE", std::to_string(*s) + " is invalid: valid 0 (local), 1 (global)");
+    return bad("REPLICATION_SCOPE",
+               std::to_string(*s) + " is invalid: valid 0 (local), 1 (global)");
   if (f.bloom_type() == BloomType::kRowPrefixFixedLength) {
     // checkBloomFilterType → BloomFilterUtil.getBloomFilterParam over the family CONFIGURATION.
     auto len = f.GetConfiguration(family_key::kPrefixLengthConfig);
@@ -1059,7 +1074,8 @@ Status SanityCheck(const TableDescriptor& td) {
         std::to_string(*m) + " is too small (at least 1048576, 1 MB)" + kBypass);
   }
   if (auto r = Num(td.GetValue(table_key::kRegionReplication)); r && *r < 1)
-    return Status::InvalidArgument("REGION_REPLICATION", std::string("must be at least 1") + kBypass);
+    return Status::InvalidArgument("REGION_REPLICATION",
+                                   std::string("must be at least 1") + kBypass);
   for (const auto& f : td.families()) HFILE_RETURN_IF_ERROR(CheckFamilyBypassable(f));
   return Status::OK();
 }
@@ -1193,8 +1209,8 @@ Result<AlterStatement> ParseAlterStatement(std::string_view text) {
     }
     auto only = [&](std::initializer_list<const char*> allowed) -> Status {
       for (const auto& k : arg.keys) {
-        if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return k.str == a; }) ==
-            allowed.end()) {
+        auto same = [&](const char* a) { return k.str == a; };
+        if (std::find_if(allowed.begin(), allowed.end(), same) == allowed.end()) {
           return Status::InvalidArgument("METHOD => '" + m + "'",
                                          "unexpected key " + k.str + " (takes only " +
                                              Join(std::vector<std::string>(allowed.begin(),
@@ -1365,13 +1381,84 @@ Result<TableDescriptor> DescriptorForCreate(const CreateStatement& st) {
   td.SetValue(table_key::kIsMeta, "false");
   for (const auto& [k, v] : st.table_values) td.SetValue(k, v);
   // CreateTableProcedure (2.5+) records the site's tracker; offline we assume the default.
-  if (!td.GetValue(table_key::kStoreFileTracker)) td.SetValue(table_key::kStoreFileTracker, "DEFAULT");
+  if (!td.GetValue(table_key::kStoreFileTracker))
+    td.SetValue(table_key::kStoreFileTracker, "DEFAULT");
   for (const FamilyChange& fc : st.families) {
     if (fc.drop) return Status::InvalidArgument("create", "cannot drop family " + fc.name);
     td.AddFamily(Merge(FamilyDescriptor::WithDefaults(fc.name), fc));
   }
   HFILE_RETURN_IF_ERROR(FinalChecks(td));
   return td;
+}
+
+// RegionSplitter's NumberStringSplit (HexStringSplit, DecimalStringSplit): n-1 keys at
+// first + i * (range / n), printed in the radix and left-padded with '0' to the row length.
+std::vector<std::string> NumberStringSplits(int n, uint64_t last, int radix) {
+  const uint64_t each = (last + 1) / static_cast<uint64_t>(n);
+  std::vector<std::string> keys;
+  for (int i = 1; i < n; ++i) {
+    uint64_t v = each * static_cast<uint64_t>(i);
+    std::string digits;
+    do {
+      digits.insert(digits.begin(), "0123456789abcdef"[v % radix]);
+      v /= radix;
+    } while (v > 0);
+    keys.push_back(std::string(8 - std::min<size_t>(8, digits.size()), '0') + digits);
+  }
+  return keys;
+}
+
+Result<std::vector<std::string>> SplitKeysForCreate(const CreateStatement& st) {
+  std::vector<std::string> keys = st.split_keys;
+  if (keys.empty() && !st.splits_file.empty()) {
+    HFILE_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(st.splits_file));
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t nl = text.find('\n', pos);
+      std::string line = text.substr(pos, nl == std::string::npos ? std::string::npos : nl - pos);
+      pos = nl == std::string::npos ? text.size() : nl + 1;
+      if (!line.empty() && line.back() == '\r') line.pop_back();  // Ruby's chomp
+      keys.push_back(ToBytesBinary(line));
+    }
+  } else if (keys.empty() && st.num_regions) {
+    std::string algo = st.split_algorithm;
+    for (const char* prefix : {"org.apache.hadoop.hbase.util.RegionSplitter$",
+                               "org.apache.hadoop.hbase.util.RegionSplitter."}) {
+      if (algo.starts_with(prefix)) algo = algo.substr(std::string_view(prefix).size());
+    }
+    if (algo == "HexStringSplit") {
+      keys = NumberStringSplits(*st.num_regions, 0xFFFFFFFFull, 16);
+    } else if (algo == "DecimalStringSplit") {
+      keys = NumberStringSplits(*st.num_regions, 99999999ull, 10);
+    } else if (algo == "UniformSplit") {
+      // Bytes.split("", 8 x 0xff, inclusive, n - 1) over 8-byte keys: interval 2^64 / n.
+      const unsigned __int128 each = (static_cast<unsigned __int128>(1) << 64) /
+                                     static_cast<unsigned>(*st.num_regions);
+      for (int i = 1; i < *st.num_regions; ++i) {
+        uint64_t v = static_cast<uint64_t>(each * static_cast<unsigned>(i));
+        std::string key(8, '\0');
+        for (int b = 7; b >= 0; --b, v >>= 8) key[b] = static_cast<char>(v & 0xff);
+        keys.push_back(std::move(key));
+      }
+    } else {
+      return Status::NotSupported("SPLITALGO '" + st.split_algorithm + "'",
+                                  "offline only HexStringSplit, DecimalStringSplit and "
+                                  "UniformSplit are computed; give SPLITS => [...] instead");
+    }
+  }
+  // HBaseAdmin.createTableAsync: sorted by Bytes.BYTES_COMPARATOR, no empty or repeated key.
+  std::sort(keys.begin(), keys.end(), [](const std::string& a, const std::string& b) {
+    return Slice(a).compare(Slice(b)) < 0;
+  });
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i].empty())
+      return Status::InvalidArgument("SPLITS",
+                                     "empty split key must not be passed in the split keys");
+    if (i > 0 && keys[i] == keys[i - 1])
+      return Status::InvalidArgument("SPLITS", "all split keys must be unique, found duplicate: " +
+                                                   ToStringBinary(keys[i]));
+  }
+  return keys;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1400,7 +1487,8 @@ Result<FamilyChange> FamilyChangeFromFlags(const std::string& family,
       continue;
     }
     std::string key = Upper(attr);
-    if (key == "NAME" || key == "METADATA" || key == "CONFIGURATION" || !FindSpec(FamilySpecs(), key)) {
+    if (key == "NAME" || key == "METADATA" || key == "CONFIGURATION" ||
+        !FindSpec(FamilySpecs(), key)) {
       return Status::InvalidArgument(
           "unknown family attribute '" + attr + "'",
           "valid: " + Join(Keys(FamilySpecs(), {"CONFIGURATION:key", "METADATA:key"}), ", "));

@@ -204,7 +204,8 @@ TEST(ShellAlter, TableAttUnset) {
   td = Alter(cur, "alter 'docs', {METHOD => 'table_att_unset', NAME => ['MAX_FILESIZE', 'OWNER']}");
   ASSERT_TRUE(td.ok()) << td.status().ToString();
   EXPECT_FALSE(td->GetValue("OWNER"));
-  ExpectInvalid(Alter(cur, "alter 'docs', METHOD => 'table_att_unset', NAME => 'READONLY'").status(),
+  ExpectInvalid(
+      Alter(cur, "alter 'docs', METHOD => 'table_att_unset', NAME => 'READONLY'").status(),
                 {"could not find attribute", "READONLY"});
 }
 
@@ -297,6 +298,13 @@ TEST(ShellAlter, FamilyConfiguration) {
   EXPECT_EQ(m->GetConfiguration("hbase.hstore.compaction.max").value_or(""), "8");
 }
 
+TEST(ShellAlter, MetadataAppliesAfterTypedAttributes) {
+  auto st = ParseAlterStatement(
+      "alter 'docs', {NAME => 'm', METADATA => {'VERSIONS' => '7'}, VERSIONS => 3}");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  EXPECT_EQ(st->families[0].values, (Pairs{{"VERSIONS", "7"}}));
+}
+
 TEST(ShellAlter, StringArgumentNamesAFamily) {
   auto td = Alter(DocsTable(), "alter 'docs', 'n'");
   ASSERT_TRUE(td.ok()) << td.status().ToString();
@@ -382,7 +390,8 @@ TEST(ShellAlter, BadTableValues) {
   ExpectInvalid(Alter(relaxed, "alter 'docs', {NAME => 'm', REPLICATION_SCOPE => 3}").status(),
                 {"REPLICATION_SCOPE"});
   ExpectInvalid(
-      Alter(relaxed, "alter 'docs', {NAME => 'm', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH'}").status(),
+      Alter(relaxed, "alter 'docs', {NAME => 'm', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH'}")
+          .status(),
       {"prefix_length"});
   // The bloom parameter must be in the family CONFIGURATION (checkBloomFilterType).
   ExpectInvalid(Alter(DocsTable(), "alter 'docs', {NAME => 'm', BLOOMFILTER => "
@@ -547,10 +556,66 @@ TEST(ShellCreate, Forms) {
   EXPECT_EQ(st->families[0].values, (Pairs{{"VERSIONS", "4"}}));
 }
 
+TEST(ShellCreate, SplitKeys) {
+  auto st = ParseCreateStatement("create 't', 'f', SPLITS => ['b', 'a', '\\x00']");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  auto keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{std::string(1, '\0'), "a", "b"}));
+
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 15, SPLITALGO => 'HexStringSplit'}");
+  ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  ASSERT_EQ(keys->size(), 14u);
+  EXPECT_EQ(keys->front(), "11111111");
+  EXPECT_EQ((*keys)[9], "aaaaaaaa");
+  EXPECT_EQ(keys->back(), "eeeeeeee");
+
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => "
+                            "'org.apache.hadoop.hbase.util.RegionSplitter$DecimalStringSplit'}");
+  ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{"25000000", "50000000", "75000000"}));
+
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => 'UniformSplit'}");
+  ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{std::string("\x40\0\0\0\0\0\0\0", 8),
+                                             std::string("\x80\0\0\0\0\0\0\0", 8),
+                                             std::string("\xc0\0\0\0\0\0\0\0", 8)}));
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 3, SPLITALGO => 'UniformSplit'}");
+  ASSERT_TRUE(st.ok());
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok());
+  EXPECT_EQ(*keys, (std::vector<std::string>{std::string(8, '\x55'), std::string(8, '\xaa')}));
+  st = ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4, SPLITALGO => 'my.Split'}");
+  ASSERT_TRUE(st.ok());
+  EXPECT_TRUE(SplitKeysForCreate(*st).status().IsNotSupported());
+
+  std::string dir = test::NewTempDir("shell_splits");
+  test::WriteFileOrDie(dir + "/splits.txt", "m\r\nc\n\\x41\n");
+  st = ParseCreateStatement("create 't', 'f', SPLITS_FILE => '" + dir + "/splits.txt'");
+  ASSERT_TRUE(st.ok()) << st.status().ToString();
+  keys = SplitKeysForCreate(*st);
+  ASSERT_TRUE(keys.ok()) << keys.status().ToString();
+  EXPECT_EQ(*keys, (std::vector<std::string>{"A", "c", "m"}));
+
+  st = ParseCreateStatement("create 't', 'f', SPLITS => ['a', 'a']");
+  ASSERT_TRUE(st.ok());
+  ExpectInvalid(SplitKeysForCreate(*st).status(), {"duplicate"});
+  st = ParseCreateStatement("create 't', 'f', SPLITS => ['a', '']");
+  ASSERT_TRUE(st.ok());
+  ExpectInvalid(SplitKeysForCreate(*st).status(), {"empty split key"});
+}
+
 TEST(ShellCreate, Errors) {
   ExpectInvalid(ParseCreateStatement("create 't', {SPLITS => ['1']}").status(),
                 {"at least one column family"});
-  ExpectInvalid(ParseCreateStatement("create 't', 'f', {NUMREGIONS => 1, SPLITALGO => 'X'}").status(),
+  ExpectInvalid(
+      ParseCreateStatement("create 't', 'f', {NUMREGIONS => 1, SPLITALGO => 'X'}").status(),
                 {"NUMREGIONS", "greater than 1"});
   ExpectInvalid(ParseCreateStatement("create 't', 'f', {NUMREGIONS => 4}").status(),
                 {"SPLITALGO"});
@@ -576,7 +641,8 @@ TEST(ShellCreate, Errors) {
 TEST(ShellFlags, SetsLikeTheStatement) {
   auto fc = FamilyChangeFromFlags(
       "m", {"compression=zstd", "BLOCKSIZE=8192", "ttl=1 DAY", "blockcache=false",
-            "CONFIGURATION:RowPrefixBloomFilter.prefix_length=4", "bloomfilter=rowprefix_fixed_length",
+            "CONFIGURATION:RowPrefixBloomFilter.prefix_length=4",
+            "bloomfilter=rowprefix_fixed_length",
             "METADATA:k=v", "KEEP_DELETED_CELLS=true"});
   ASSERT_TRUE(fc.ok()) << fc.status().ToString();
   EXPECT_EQ(fc->values, (Pairs{{"COMPRESSION", "ZSTD"}, {"BLOCKSIZE", "8192"}, {"TTL", "86400"},

@@ -27,8 +27,9 @@
 // seconds as decimal (PrettyPrinter TIME_INTERVAL: 'FOREVER' → "2147483647", '1 DAY' → "86400",
 // '86400 SECONDS (1 DAY)'), BLOCKSIZE / MAX_FILESIZE / MEMSTORE_FLUSHSIZE in bytes (PrettyPrinter
 // BYTE: '64KB' → "65536", '65536 B (64KB)'), booleans "true"/"false", numbers decimal. Integers
-// may also be quoted ('134217728'), as Java's valueOf(String) takes them. Unknown keys and bad values are InvalidArgument naming the key and the valid
-// keys or values (the shell only prints "Unknown argument ignored").
+// may also be quoted ('134217728'), as Java's valueOf(String) takes them. Unknown keys and bad
+// values are InvalidArgument naming the key and the valid keys or values (the shell only prints
+// "Unknown argument ignored").
 #ifndef REGION_SHELL_STATEMENT_H_
 #define REGION_SHELL_STATEMENT_H_
 
@@ -68,20 +69,24 @@ Result<AlterStatement> ParseAlterStatement(std::string_view text);
 // keeps every attribute the statement does not name; a new one starts from HBase's defaults
 // (FamilyDescriptor::WithDefaults, as ColumnFamilyDescriptorBuilder.of stores them); dropped
 // families go; table values are set, then unset keys removed (each must exist). The result is
-// checked as TableDescriptorChecker does (unless the table sets hbase.table.sanity.checks=false)
-// and with TableDescriptor::Validate(). InvalidArgument when `st.table` is not current's name,
-// when a dropped family does not exist (HBase would silently do nothing), or a check fails.
+// checked as TableDescriptorChecker does (most checks are skipped when the table sets
+// hbase.table.sanity.checks=false; scope, bloom parameter and FIFO checks never are), a
+// store-file tracker change must go through MIGRATION (2.5+), and TableDescriptor::Validate().
+// InvalidArgument when `st.table` is not current's name, when a dropped family does not exist
+// (HBase would silently do nothing), or a check fails. Families are applied first, in statement
+// order, then table values, then unsets.
 Result<TableDescriptor> ApplyAlter(const TableDescriptor& current, const AlterStatement& st);
 
 struct CreateStatement {
   TableName table;
   std::vector<FamilyChange> families;  // in statement order; a repeated name replaces
   std::vector<std::pair<std::string, std::string>> table_values;
-  // SPLITS, decoded as Bytes.toBytesBinary does ("\x00" escapes), in statement order.
+  // SPLITS, decoded as Bytes.toBytesBinary does ("\x00" escapes), in statement order
+  // (SplitKeysForCreate sorts and checks them).
   std::vector<std::string> split_keys;
   std::optional<int> num_regions;  // NUMREGIONS (> 1), with split_algorithm
   std::string split_algorithm;     // SPLITALGO: 'HexStringSplit', 'UniformSplit', ...
-  std::string splits_file;         // SPLITS_FILE: one split key per line; not read here
+  std::string splits_file;         // SPLITS_FILE (one key a line), read by SplitKeysForCreate
 };
 
 // Parses `create 'table', 'f1', {NAME => 'f2', ...}, {SPLITS => [...]}`. At least one family.
@@ -91,6 +96,13 @@ Result<CreateStatement> ParseCreateStatement(std::string_view text);
 // store-file tracker (hbase.store.file-tracker.impl=DEFAULT unless given), families with
 // defaults + attributes, then the TableDescriptorChecker checks.
 Result<TableDescriptor> DescriptorForCreate(const CreateStatement& st);
+
+// The table's split keys, as Admin.createTable would receive them (sorted in byte order; empty
+// and duplicate keys are InvalidArgument, as there): SPLITS; or SPLITS_FILE's lines (the shell's
+// File.foreach + chomp, then Bytes.toBytesBinary); or NUMREGIONS with SPLITALGO HexStringSplit
+// ("00000000".."ffffffff"), DecimalStringSplit ("00000000".."99999999") or UniformSplit (8-byte
+// keys) as RegionSplitter computes them; other classes are NotSupported. Empty when none given.
+Result<std::vector<std::string>> SplitKeysForCreate(const CreateStatement& st);
 
 // The flag form of alter (--family F --set ATTR=VALUE ...). ATTR is any family attribute the
 // statement form accepts, case-insensitive here; VALUE is read as a quoted shell string would be.
