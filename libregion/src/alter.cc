@@ -229,10 +229,16 @@ Result<AlterPlan> PlanAlter(const std::string& table_dir, const TableDescriptor&
   check.families.clear();
   check.descriptor = &plan.before;
   HFILE_ASSIGN_OR_RETURN(CompactionPlan cp, PlanCompaction(plan.table_dir, check));
+  const std::vector<std::string> rewritten = plan.Rewritten();
   for (const auto& r : cp.regions) {
     for (const auto& why : r.blockers) plan.refused.push_back(r.encoded_name + ": " + why);
     if (!options.compaction.force)
       for (const auto& why : r.refusals) plan.refused.push_back(r.encoded_name + ": " + why);
+    // A store file of a family to rewrite that cannot even be opened: refuse before anything
+    // is written (the compaction would refuse that store anyway, after the new descriptor).
+    for (const auto& sp : r.stores)
+      if (!sp.error.ok() && Contains(rewritten, sp.family))
+        return sp.error.WithContext(r.encoded_name + "/" + sp.family);
   }
   return plan;
 }
