@@ -53,6 +53,9 @@ class CountingIterator : public CellIterator {
   uint64_t bytes_ = 0, cells_ = 0;
 };
 
+// The dry run's trial write: this many blocks of the output, at most.
+constexpr uint64_t kTrialBlocks = 256;
+
 uint64_t CellBytes(const Cell& c) {
   return 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
 }
@@ -213,23 +216,34 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
     HFILE_RETURN_IF_ERROR(OpenMerge(sp, co, o, &stats, &in));
     CellIterator* it = in.compacted.get();
     if (o.dry_run) {
-      uint64_t out_bytes = 0;
-      for (; it->Valid(); it->Next()) out_bytes += CellBytes(it->cell());
+      // Bytes out: the output's cells are known exactly; what they take on disk under the
+      // output settings is measured by writing the first of them (up to kTrialBlocks blocks)
+      // with those settings to a scratch file outside the table. Scaling by the inputs' own
+      // ratio instead would miss every codec, encoding or block size change.
+      const uint64_t trial_budget = kTrialBlocks * uint64_t{wo.block_size};
+      const std::string trial =
+          (std::filesystem::temp_directory_path() / (".hfile-trial-" + NewStoreFileName()))
+              .string();
+      auto tw = Writer::Create(trial, wo);
+      uint64_t out_bytes = 0, trial_bytes = 0;
+      for (; it->Valid(); it->Next()) {
+        const uint64_t b = CellBytes(it->cell());
+        out_bytes += b;
+        if (tw.ok() && trial_bytes < trial_budget && (*tw)->Append(it->cell()).ok())
+          trial_bytes += b;
+      }
       HFILE_RETURN_IF_ERROR(it->status());
       HFILE_RETURN_IF_ERROR(CheckInputsRead(sp, in, r));
-      // Output cell bytes scaled by the inputs' on-disk bytes per cell byte, counting of a
-      // Reference only the share of the parent's file its half read.
-      double disk_read = 0;
-      for (size_t i = 0; i < in.readers.size(); ++i) {
-        const uint64_t cells = in.readers[i]->hfile().trailer().entry_count;
-        if (cells > 0)
-          disk_read += static_cast<double>(sp.inputs[i].size) *
-                       static_cast<double>(in.guards[i]->cells()) / static_cast<double>(cells);
+      WriterStats ts;
+      const bool trial_ok = tw.ok() && trial_bytes > 0 && (*tw)->Finish(&ts).ok() && ts.file_size;
+      std::error_code ec;
+      std::filesystem::remove(trial, ec);
+      r->cell_bytes_out = out_bytes;
+      if (trial_ok) {
+        r->bytes_out = static_cast<uint64_t>(static_cast<double>(out_bytes) *
+                                             static_cast<double>(ts.file_size) /
+                                             static_cast<double>(trial_bytes));
       }
-      const uint64_t in_bytes = in.counter->bytes();
-      r->bytes_out = in_bytes ? static_cast<uint64_t>(static_cast<double>(out_bytes) *
-                                                      disk_read / static_cast<double>(in_bytes))
-                              : 0;
       r->seconds = SecondsSince(t0);
       return Status::OK();
     }
@@ -264,6 +278,7 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
       WriterStats ws;
       if (Status s = (*w)->Finish(&ws); !s.ok()) return rollback(s.WithContext("writing " + tmp_path));
       r->bytes_out = ws.file_size;
+      r->cell_bytes_out = ws.unencoded_cell_bytes;
     }
     Check(o, "output-written");
     VerifyReport rep = VerifyFile(tmp_path, VerifyOptions());

@@ -166,6 +166,7 @@ struct StoreResult {
   bool major = false, all_files = false;
   CompactionStats stats;
   uint64_t bytes_in = 0, bytes_out = 0;     // bytes_out is estimated in a dry run
+  uint64_t cell_bytes_out = 0;              // the output's cells, unencoded (KeyValue sizes)
   uint64_t archived = 0, deleted = 0;
   uint64_t out_of_range = 0;                // cells outside the region carried (--force)
   double seconds = 0;
