@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <charconv>
 #include <limits>
+#include <memory>
 #include <ostream>
 #include <set>
 
@@ -101,6 +103,16 @@ const std::atomic<bool>* InstallInterruptHandlers() {
 }
 
 int InterruptExitCode() { return g_signal ? 128 + g_signal : 0; }
+
+std::function<void(const std::string&)> CrashAtCheckpoint(const std::string& spec) {
+  if (spec.empty()) return nullptr;
+  auto count = std::make_shared<long>(0);
+  const long n = std::strtol(spec.c_str(), nullptr, 10);
+  return [spec, n, count](const std::string& step) {
+    ++*count;
+    if ((n > 0 && *count == n) || step == spec) ::raise(SIGKILL);
+  };
+}
 
 std::vector<region::RegionSet> OpenRegionSets(const RegionArgs& args, const std::string& tool,
                                               std::ostream& err, int* code) {

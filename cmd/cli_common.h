@@ -14,6 +14,7 @@
 #define HFILE_CMD_CLI_COMMON_H_
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
@@ -64,6 +65,11 @@ bool StderrIsTerminal();
 // handler). After such a stop the tool exits with InterruptExitCode(): 128 + the signal number.
 const std::atomic<bool>* InstallInterruptHandlers();
 int InterruptExitCode();
+
+// Crash-safety tests of the writing tools (hidden --crash-at, or an environment variable): a
+// checkpoint hook that SIGKILLs the process at the Nth checkpoint (spec "N") or at the first
+// checkpoint named `spec`. nullptr for an empty spec.
+std::function<void(const std::string&)> CrashAtCheckpoint(const std::string& spec);
 
 // What --table/--region/--snapshot/--root name. With --root, --table takes "ns:name" and
 // --snapshot a snapshot name; without it, both take directories.

@@ -152,16 +152,6 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
       bin, bout, cin, cout_, p.refused.size(), rep.seconds);
 }
 
-std::function<void(const std::string&)> CrashHook(const std::string& spec) {
-  if (spec.empty()) return nullptr;
-  auto count = std::make_shared<long>(0);
-  long n = std::strtol(spec.c_str(), nullptr, 10);
-  return [spec, n, count](const std::string& step) {
-    ++*count;
-    if ((n > 0 && *count == n) || step == spec) ::raise(SIGKILL);
-  };
-}
-
 }  // namespace
 
 int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -228,7 +218,7 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   std::string crash = f.crash_at;
   if (crash.empty())
     if (const char* env = std::getenv("HFILE_ALTER_CRASH_AT")) crash = env;
-  o.compaction.checkpoint = CrashHook(crash);
+  o.compaction.checkpoint = CrashAtCheckpoint(crash);
   if (StderrIsTerminal() && !f.json) {
     o.compaction.progress = [&err](const std::string& label, uint64_t n, uint64_t total) {
       err << fmt::format("\rrewriting {}: {}/{} cells ({:.0f}%)", label, n, total,

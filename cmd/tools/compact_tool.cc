@@ -116,18 +116,6 @@ void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
       JsonList(rep.recovered), stores);
 }
 
-// --crash-at N (the Nth checkpoint) or NAME (the first checkpoint of that name), also from
-// HFILE_COMPACT_CRASH_AT: the process SIGKILLs itself there (crash-safety tests).
-std::function<void(const std::string&)> CrashHook(const std::string& spec) {
-  if (spec.empty()) return nullptr;
-  auto count = std::make_shared<long>(0);
-  long n = std::strtol(spec.c_str(), nullptr, 10);
-  return [spec, n, count](const std::string& step) {
-    ++*count;
-    if ((n > 0 && *count == n) || step == spec) ::raise(SIGKILL);
-  };
-}
-
 }  // namespace
 
 int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -177,7 +165,7 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
   if (crash.empty()) {
     if (const char* env = std::getenv("HFILE_COMPACT_CRASH_AT")) crash = env;
   }
-  o.checkpoint = CrashHook(crash);
+  o.checkpoint = CrashAtCheckpoint(crash);
   const bool progress = StderrIsTerminal();
   if (progress) {
     o.progress = [&err](const std::string& label, uint64_t n, uint64_t total) {
