@@ -10,6 +10,8 @@
 #   4. HBase restarted on B: describe equals A's (the descriptor HBase's own alter wrote), raw and
 #      client scans equal A's, the one store file holds exactly the cells of A's (HBase's reader
 #      on both) and its trailer and file info say GZ, PREFIX, ROWCOL.
+#   5. Add family g (VERSIONS 1, TTL 86400) on both before the comparison of 4; then drop it on
+#      both: HBase restarted on B describes what HBase's own drop left, g's dirs are gone.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 harness="$here/../harness.sh"
@@ -19,10 +21,22 @@ rm -rf "$work" && mkdir -p "$work"
 export HARNESS_HBASE_CONF="hbase.hstore.compactionThreshold=100;hbase.hstore.blockingStoreFiles=200"
 python3 "$here/gen_compact_script.py" "$seed" "$work/s"
 op='{"op":"alter","table":"t1","family":"f","set":{"COMPRESSION":"GZ","BLOCKSIZE":"8192","DATA_BLOCK_ENCODING":"PREFIX","BLOOMFILTER":"ROWCOL","VERSIONS":"1"}}'
-{ echo "$op"; echo '{"op":"compact","table":"t1","major":true}'; echo '{"op":"describe","table":"t1"}';
-  cat "$work/s.scan.jsonl"; } > "$work/s.alter.jsonl"
+add='{"op":"add_family","table":"t1","family":"g","set":{"VERSIONS":"1","TTL":"86400"}}'
+{ echo "$op"; echo '{"op":"compact","table":"t1","major":true}'; echo "$add";
+  echo '{"op":"describe","table":"t1"}'; cat "$work/s.scan.jsonl"; } > "$work/s.alter.jsonl"
 { echo '{"op":"describe","table":"t1"}'; cat "$work/s.scan.jsonl"; } > "$work/s.after.jsonl"
+{ echo '{"op":"delete_family","table":"t1","family":"g"}'; echo '{"op":"describe","table":"t1"}';
+  } > "$work/s.drop.jsonl"
+echo '{"op":"describe","table":"t1"}' > "$work/s.describe.jsonl"
 
+one_file() {
+  mapfile -t files < <(find "$1/hbase/$table" -path '*/f/*' -type f ! -name '.*')
+  if [[ ${#files[@]} -ne 1 ]]; then
+    echo "check_alter: expected 1 store file in $1, found ${#files[@]}: ${files[*]}" >&2
+    exit 1
+  fi
+  echo "${files[0]}"
+}
 "$harness" cluster --root "$work/A" --script "$work/s.load.jsonl" > "$work/load.out"
 cp -a "$work/A" "$work/B"
 table=data/default/t1
@@ -31,6 +45,8 @@ table=data/default/t1
   "alter 't1', {NAME => 'f', COMPRESSION => 'GZ', BLOCKSIZE => 8192, DATA_BLOCK_ENCODING => 'PREFIX', BLOOMFILTER => 'ROWCOL', VERSIONS => 1}" \
   > "$work/B.alter.json"
 cat "$work/B.alter.json"
+"$alter" "$work/B/hbase" "alter 't1', {NAME => 'g', VERSIONS => 1, TTL => 86400}" > "$work/B.add.out"
+test -d "$(dirname "$(one_file "$work/B")")/../g"  # the added family's dir, in every region
 "$harness" cluster --root "$work/B" --script "$work/s.after.jsonl" > "$work/B.out"
 
 python3 - "$work" <<'PY'
@@ -45,14 +61,6 @@ assert a[1:] == b[1:], "scans after hfile-alter differ from after HBase's alter 
 print(f"check_alter: describe identical, scans identical ({len(b) - 1} records)")
 PY
 
-one_file() {
-  mapfile -t files < <(find "$1/hbase/$table" -path '*/f/*' -type f ! -name '.*')
-  if [[ ${#files[@]} -ne 1 ]]; then
-    echo "check_alter: expected 1 store file in $1, found ${#files[@]}: ${files[*]}" >&2
-    exit 1
-  fi
-  echo "${files[0]}"
-}
 "$harness" read "$(one_file "$work/A")" > "$work/A.file.jsonl"
 "$harness" read "$(one_file "$work/B")" > "$work/B.file.jsonl"
 tail -n 1 "$work/B.file.jsonl" | grep -q '"kind":"check","ok":true'
@@ -62,4 +70,12 @@ for want in "compression=GZ" "dataBlockEncoding=PREFIX" "BLOOM_FILTER_TYPE = ROW
   grep -qF "$want" <<<"$meta" || { echo "check_alter: the rewritten file lacks $want" >&2; exit 1; }
 done
 echo "check_alter: $(grep -c '"kind":"cell"' "$work/A.file.jsonl") cells, identical to HBase's; GZ, PREFIX, ROWCOL"
+# Drop: HBase's delete-column-family on A, hfile-alter's on B; HBase restarted on B holds the
+# descriptor HBase's own drop left, and no region has the family's dir any more.
+"$harness" cluster --root "$work/A" --script "$work/s.drop.jsonl" > "$work/A.drop.out"
+"$alter" "$work/B/hbase" "alter 't1', 'delete' => 'g'" > "$work/B.drop.out"
+"$harness" cluster --root "$work/B" --script "$work/s.describe.jsonl" > "$work/B.drop.describe"
+cmp "$work/A.drop.out" "$work/B.drop.describe"
+test -z "$(find "$work/B/hbase/$table" -mindepth 2 -maxdepth 2 -name g)"
+echo "check_alter: add and drop of family g: describe identical to HBase's, its dirs gone"
 echo "check_alter: OK"

@@ -85,6 +85,12 @@ final class ClusterCommand {
           case "describe":
             describe(admin, table, out);
             break;
+          case "add_family":
+            admin.addColumnFamily(table, family(op));
+            break;
+          case "delete_family":
+            admin.deleteColumnFamily(table, bytes(op, "family"));
+            break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }
@@ -184,6 +190,20 @@ final class ClusterCommand {
       b.setValue(e.getKey(), e.getValue().getAsString());
     }
     admin.modifyColumnFamily(table, b.build());
+  }
+
+  /**
+   * The shell's {NAME => F, KEY => VALUE, ...} for a new family: the builder's defaults plus the
+   * given values ({"family":F,"set":{KEY:VALUE,...}}).
+   */
+  private static org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family(JsonObject op) {
+    ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(bytes(op, "family"));
+    if (op.has("set")) {
+      for (Map.Entry<String, JsonElement> e : op.getAsJsonObject("set").entrySet()) {
+        b.setValue(e.getKey(), e.getValue().getAsString());
+      }
+    }
+    return b.build();
   }
 
   /**
