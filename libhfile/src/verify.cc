@@ -258,6 +258,7 @@ void Verifier::CheckDataBlock(const Block& b) {
       }
     }
     CheckCell(cell, b, n++);
+    if (options_.on_cell) options_.on_cell(cell);
   }
   if (s.ok()) s = decoder_.status();
   if (!s.ok()) {

@@ -38,20 +38,21 @@ Result<StoreFileCellCheck> CheckStoreFileCells(const StoreFileReader& sr,
         RowInRegion(kind, KeyRow(*last), *expect.region))
       return out;
   }
-  const Slice family = expect.family ? Slice(*expect.family) : Slice();
+  StoreFileCellChecker checker(kind, expect);
   auto it = sr.NewIterator();
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    ++out.cells;
-    const Cell& c = it->cell();
-    if (!IsValidKey(c.key)) continue;
-    if (expect.family && c.family() != family && out.wrong_family++ == 0)
-      out.first_wrong_family = DescribeKey(c.key, kind);
-    if (expect.region && !RowInRegion(kind, c.row(), *expect.region) &&
-        out.outside_range++ == 0)
-      out.first_outside_row = c.row().ToString();
-  }
+  for (it->SeekToFirst(); it->Valid(); it->Next()) checker.Add(it->cell());
   if (!it->status().ok()) return it->status();
-  return out;
+  return checker.result();
+}
+
+void StoreFileCellChecker::Add(const Cell& c) {
+  ++out_.cells;
+  if (kind_ == ComparatorKind::kRawBytes || !IsValidKey(c.key)) return;
+  if (expect_.family && c.family() != Slice(*expect_.family) && out_.wrong_family++ == 0)
+    out_.first_wrong_family = DescribeKey(c.key, kind_);
+  if (expect_.region && !RowInRegion(kind_, c.row(), *expect_.region) &&
+      out_.outside_range++ == 0)
+    out_.first_outside_row = c.row().ToString();
 }
 
 std::string DescribeWrongFamily(const StoreFileCellCheck& check, const std::string& family) {

@@ -26,20 +26,31 @@ std::string Range(const RegionInfo& info) {
 
 // The cells `sr` contributes against its family dir and the region's key range
 // (store_file_check.h); reports the first offender of each kind.
-void CheckCells(const StoreFileReader& sr, const RegionDir& region, const std::string& family,
-                const RegionVerifyOptions& options, RegionVerifyReport* report) {
+StoreFileExpectation ExpectationFor(const RegionDir& region, const std::string& family,
+                                    const RegionVerifyOptions& options) {
   StoreFileExpectation expect;
   if (options.check_families) expect.family = family;
   if (options.check_key_ranges && region.info) expect.region = &*region.info;
-  auto check = CheckStoreFileCells(sr, expect);
-  if (!check.ok()) return;  // a read error: VerifyFile reports it
-  report->cells_checked += check->cells;
+  return expect;
+}
+
+void ReportCellCheck(const StoreFileCellCheck& check, const StoreFile& file,
+                     const RegionDir& region, const std::string& family,
+                     RegionVerifyReport* report) {
+  report->cells_checked += check.cells;
   auto add = [&](std::string what) {
     report->problems.push_back(LayoutProblem{Sev::kError, region.encoded_name, family,
-                                             sr.file().name.name, std::move(what)});
+                                             file.name.name, std::move(what)});
   };
-  if (check->wrong_family) add(DescribeWrongFamily(*check, family));
-  if (check->outside_range) add(DescribeOutsideRange(*check, sr.file(), *region.info));
+  if (check.wrong_family) add(DescribeWrongFamily(check, family));
+  if (check.outside_range) add(DescribeOutsideRange(check, file, *region.info));
+}
+
+void CheckCells(const StoreFileReader& sr, const RegionDir& region, const std::string& family,
+                const RegionVerifyOptions& options, RegionVerifyReport* report) {
+  auto check = CheckStoreFileCells(sr, ExpectationFor(region, family, options));
+  if (!check.ok()) return;  // a read error: VerifyFile reports it
+  ReportCellCheck(*check, sr.file(), region, family, report);
 }
 
 void CheckSequenceIds(const std::vector<std::unique_ptr<StoreFileReader>>& store,
@@ -177,11 +188,24 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
       std::vector<std::unique_ptr<StoreFileReader>> store;
       for (const auto& sf : fd.store_files) {
         if (sf.target_path.empty()) continue;  // reported by the summary
-        if (options.verify_files && verified.insert(sf.target_path).second)
-          report.files.push_back(VerifyFile(sf.target_path, options.file));
         auto sr = StoreFileReader::Open(sf, options.file.reader);
+        bool cells_checked = false;
+        if (options.verify_files && verified.insert(sf.target_path).second) {
+          if (sr.ok() && !sf.reference) {
+            // A whole file: its cells are checked during VerifyFile's own walk (one read).
+            StoreFileCellChecker checker((*sr)->hfile().comparator(),
+                                         ExpectationFor(r, fd.name, options));
+            VerifyOptions vo = options.file;
+            vo.on_cell = [&checker](const Cell& c) { checker.Add(c); };
+            report.files.push_back(VerifyFile(sf.target_path, vo));
+            ReportCellCheck(checker.result(), sf, r, fd.name, &report);
+            cells_checked = true;
+          } else {
+            report.files.push_back(VerifyFile(sf.target_path, options.file));
+          }
+        }
         if (!sr.ok()) continue;  // reported by the summary
-        CheckCells(**sr, r, fd.name, options, &report);
+        if (!cells_checked) CheckCells(**sr, r, fd.name, options, &report);
         store.push_back(std::move(sr).value());
       }
       CheckSequenceIds(store, r, fd.name, &report);

@@ -12,10 +12,12 @@
 #define HFILE_VERIFY_H_
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
+#include "hfile/cell.h"
 #include "hfile/reader.h"
 #include "hfile/status.h"
 
@@ -25,6 +27,9 @@ struct VerifyOptions {
   bool check_blooms = true;
   size_t max_problems = 100;  // stop listing after this many (the count stays exact)
   ReaderOptions reader;
+  // Called with every cell the walk decodes, in file order (a caller's own per-cell checks, e.g.
+  // the family and key-range checks of a region's verify, in the same pass).
+  std::function<void(const Cell&)> on_cell;
 };
 
 // Errors break HBase's reads or its use of the metadata; warnings are deviations from what HBase

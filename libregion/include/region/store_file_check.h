@@ -47,6 +47,21 @@ struct StoreFileCellCheck {
   bool ok() const { return wrong_family == 0 && outside_range == 0; }
 };
 
+// The per-cell part of CheckStoreFileCells, for a caller that already streams the cells (a
+// region verify checks them during VerifyFile's own walk, reading each file once).
+class StoreFileCellChecker {
+ public:
+  StoreFileCellChecker(ComparatorKind kind, const StoreFileExpectation& expect)
+      : kind_(kind), expect_(expect) {}
+  void Add(const Cell& c);
+  const StoreFileCellCheck& result() const { return out_; }
+
+ private:
+  ComparatorKind kind_;
+  StoreFileExpectation expect_;
+  StoreFileCellCheck out_;
+};
+
 // Reads the cells `file` contributes (for a reference, its half) and counts the ones that
 // break `expect`. Files in raw-bytes order (no KeyValue keys) and malformed keys are not
 // judged (VerifyFile reports those). Returns the scan's read error, if any.
