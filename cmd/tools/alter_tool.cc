@@ -28,7 +28,8 @@ struct AlterFlags {
   std::vector<std::string> args;  // [ROOT|TABLE_DIR] ["alter ..."]
   std::string family, add_family, drop_family;
   std::vector<std::string> sets;
-  bool no_compact = false, dry_run = false, force = false, trust_inputs = false;
+  bool no_compact = false, keep_cells = false, dry_run = false, force = false;
+  bool trust_inputs = false;
   bool delete_dropped = false, json = false;
   std::optional<int64_t> now;
   std::string crash_at;
@@ -169,6 +170,10 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   app.add_option("--set", f.sets, "ATTR=VALUE for --family/--add-family (repeatable)");
   app.add_flag("--no-compact", f.no_compact,
                "Write the descriptor (and add/drop dirs) only, as an online alter leaves it");
+  app.add_flag("--keep-cells", f.keep_cells,
+               "Re-encode every cell with the new settings, no compaction rules (versions, "
+               "deletes, expired cells kept); only format changes rewrite")
+      ->excludes("--no-compact");
   app.add_flag("--dry-run", f.dry_run,
                "Show the change, the stores to rewrite and what their rewrite would drop; write "
                "nothing");
@@ -212,6 +217,7 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   o.compact = !f.no_compact;
   o.delete_dropped = f.delete_dropped;
   o.compaction.dry_run = f.dry_run;
+  o.compaction.keep_cells = f.keep_cells;
   o.compaction.force = f.force;
   o.compaction.verify_inputs = !f.trust_inputs;
   if (f.now) o.compaction.now_ms = *f.now;

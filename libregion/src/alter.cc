@@ -198,8 +198,15 @@ Result<AlterPlan> PlanAlter(const std::string& table_dir, const TableDescriptor&
     for (const auto& c : f.changes)
       f.effect = std::max(f.effect, EffectOfFamilyAttribute(c.key));
     f.resumed = Contains(pending.rewrite, f.family) || Contains(pending.add, f.family);
+    // With keep_cells no compaction rule applies, so only a format change rewrites files.
+    bool affects_files = false;
+    for (const auto& c : f.changes) {
+      const AlterEffect e = EffectOfFamilyAttribute(c.key);
+      affects_files = affects_files || e == AlterEffect::kFormat ||
+                      (e == AlterEffect::kCells && !options.compaction.keep_cells);
+    }
     f.rewrite = f.kind == FamilyAlter::Kind::kModify &&
-                (f.effect != AlterEffect::kNone || Contains(pending.rewrite, f.family));
+                (affects_files || Contains(pending.rewrite, f.family));
     if (f.kind == FamilyAlter::Kind::kModify && f.changes.empty() && !f.resumed) continue;
     CountStoreFiles(plan.table_dir, plan.before, &f);
     plan.families.push_back(std::move(f));

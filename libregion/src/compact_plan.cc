@@ -188,7 +188,7 @@ void PlanStore(const FamilyDir& dir, const FamilyDescriptor& family, const Table
 
   std::vector<CandidateFile> live;
   std::vector<size_t> expired;
-  if (o.delete_expired_store_files)
+  if (o.delete_expired_store_files && !o.keep_cells)
     expired = SelectExpiredFiles(sp->files, family.min_versions(), family.ttl_ms(), now);
   for (size_t i = 0; i < sp->files.size(); ++i) {
     if (std::find(expired.begin(), expired.end(), i) != expired.end())

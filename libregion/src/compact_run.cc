@@ -105,7 +105,7 @@ WriterOptions OutputSettings(const FamilyDescriptor& f, const StorePlan& sp,
   }
   w.create_time_ms = NowMs();
   w.max_seq_id = max_seq;
-  w.major_compaction = sp.all_files;
+  w.major_compaction = sp.all_files && !o.keep_cells;  // kept delete markers: not major
   w.compaction_event = JavaHashSetOrder(names);
   return w;
 }
@@ -171,7 +171,8 @@ Status OpenMerge(const StorePlan& sp, const CompactionOptions& co, const Compact
   auto counting =
       std::make_unique<CountingIterator>(NewMergingIterator(std::move(its), kind), progress);
   out->counter = counting.get();
-  out->compacted = NewCompactionIterator(std::move(counting), co, stats);
+  out->compacted = o.keep_cells ? std::move(counting)
+                                : NewCompactionIterator(std::move(counting), co, stats);
   out->compacted->SeekToFirst();
   return Status::OK();
 }
@@ -234,6 +235,7 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
       }
       HFILE_RETURN_IF_ERROR(it->status());
       HFILE_RETURN_IF_ERROR(CheckInputsRead(sp, in, r));
+      if (o.keep_cells) stats.input_cells = stats.output_cells = in.counter->cells();
       WriterStats ts;
       const bool trial_ok = tw.ok() && trial_bytes > 0 && (*tw)->Finish(&ts).ok() && ts.file_size;
       std::error_code ec;
@@ -275,6 +277,7 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
       }
       if (!it->status().ok()) return rollback(it->status());
       if (Status s = CheckInputsRead(sp, in, r); !s.ok()) return rollback(s);
+      if (o.keep_cells) stats.input_cells = stats.output_cells = in.counter->cells();
       WriterStats ws;
       if (Status s = (*w)->Finish(&ws); !s.ok()) return rollback(s.WithContext("writing " + tmp_path));
       r->bytes_out = ws.file_size;

@@ -145,6 +145,28 @@ TEST(Alter, CodecAndBlockSizeRewriteTheFamilyNow) {
   EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-alter"));
 }
 
+// --keep-cells: the new codec reaches every file, and no compaction rule runs (the versions
+// VERSIONS => 1 would drop stay; the descriptor says 1 for HBase's next compaction).
+TEST(Alter, KeepCellsReencodesEveryCellWithoutRules) {
+  Docs t("alter-keep-cells");
+  const Cells before = TableCells(t.table_dir);
+  AlterOptions o = Opts();
+  o.compaction.keep_cells = true;
+  ASSERT_TRUE(
+      Alter(t.table_dir, "alter 't', {NAME => 'm', COMPRESSION => 'GZ', VERSIONS => 1}", o).ok());
+  EXPECT_EQ(TableCells(t.table_dir), before);
+  const auto files = Files(t.Family("m"));
+  ASSERT_EQ(files.size(), 1u);
+  auto r = Reader::Open(t.Family("m") + files[0]);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ((*r)->trailer().compression(), Compression::kGz);
+  EXPECT_EQ((*r)->file_info().GetBool(fileinfo::kMajorCompaction), false);
+  // A cell-rule change alone rewrites nothing under --keep-cells.
+  const auto now = Files(t.Family("m"));
+  ASSERT_TRUE(Alter(t.table_dir, "alter 't', {NAME => 'm', VERSIONS => 2}", o).ok());
+  EXPECT_EQ(Files(t.Family("m")), now);
+}
+
 TEST(Alter, ReadTimeAttributesRewriteNothing) {
   Docs t("alter-blockcache");
   const auto before = Files(t.Family("m"));

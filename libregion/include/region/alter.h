@@ -64,7 +64,8 @@ struct AlterOptions {
   bool compact = true;           // false (--no-compact): descriptor and dirs only, as online
   bool delete_dropped = false;   // remove a dropped family's files instead of archiving them
   // The compaction of rewritten families (now, force, trust_inputs, progress, cancel,
-  // checkpoint, dry_run); its request is always major and its families the rewritten ones.
+  // checkpoint, dry_run, keep_cells: re-encode every cell, no rules, and then only format
+  // changes rewrite); its request is always major and its families the rewritten ones.
   CompactOptions compaction;
 };
 

@@ -113,6 +113,10 @@ struct CompactOptions {
   SelectionConfig selection;
   int64_t time_to_purge_deletes_ms = 0;     // hbase.hstore.time.to.purge.deletes
   bool delete_expired_store_files = true;   // hbase.store.delete.expired.storefile
+  // No compaction rules: every cell of the inputs is written (versions, delete markers, expired
+  // cells and files kept), only merged and re-encoded with the family's settings (alter
+  // --keep-cells). The output is not marked a major compaction.
+  bool keep_cells = false;
   int keep_seq_id_period_days = 5;          // hbase.hstore.compaction.keep.seqId.period
   HBaseFlavor flavor = HBaseFlavor::k2_6;
   // Plan and compact with these settings instead of the table's .tableinfo (an alter's dry
