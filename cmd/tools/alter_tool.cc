@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "region/alter.h"
 #include "region/shell_statement.h"
@@ -225,20 +226,22 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   if (crash.empty())
     if (const char* env = std::getenv("HFILE_ALTER_CRASH_AT")) crash = env;
   o.compaction.checkpoint = CrashAtCheckpoint(crash);
-  if (StderrIsTerminal() && !f.json) {
-    o.compaction.progress = [&err](const std::string& label, uint64_t n, uint64_t total) {
-      err << fmt::format("\rrewriting {}: {}/{} cells ({:.0f}%)", label, n, total,
-                         total ? 100.0 * n / total : 100.0)
-          << std::flush;
-    };
-  }
   auto plan = region::PlanAlter(table_dir, *after, o);
   if (!plan.ok()) return ReportError(err, kTool, plan.status());
+  StoreProgress meter(err, f.dry_run ? "merging" : "rewriting");
+  if (StderrIsTerminal() && !f.json) {
+    for (const auto& fam : plan->families)
+      if (fam.rewrite && o.compact)
+        for (const auto& [label, bytes] : fam.stores) meter.AddStore(label, bytes);
+    o.compaction.progress = [&meter](const std::string& label, uint64_t n, uint64_t total) {
+      meter.OnStore(label, n, total);
+    };
+  }
   if (!f.json) PrintPlan(*plan, f.dry_run, out);
   region::AlterReport rep;
   if (!f.dry_run) o.compaction.cancel = InstallInterruptHandlers();
   Status s = region::RunAlter(*plan, o, &rep);
-  if (o.compaction.progress) err << "\r\033[K" << std::flush;
+  meter.Clear();
   if (f.json) {
     PrintJson(*plan, rep, f.dry_run, s, out);
   } else {

@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "region/compact.h"
 
@@ -166,24 +167,29 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
     if (const char* env = std::getenv("HFILE_COMPACT_CRASH_AT")) crash = env;
   }
   o.checkpoint = CrashAtCheckpoint(crash);
-  const bool progress = StderrIsTerminal();
-  if (progress) {
-    o.progress = [&err](const std::string& label, uint64_t n, uint64_t total) {
-      err << fmt::format("\rcompacting {}: {}/{} cells ({:.0f}%)", label, n, total,
-                         total ? 100.0 * n / total : 100.0)
-          << std::flush;
-    };
-  }
   auto plan = region::PlanCompaction(f.path, o);
   if (!plan.ok()) {
     PrintError(err, "hfile-compact", plan.status());
     return ExitCodeFor(plan.status());
   }
+  const bool progress = StderrIsTerminal();
+  StoreProgress meter(err, f.dry_run ? "merging" : "compacting");
+  if (progress) {
+    for (const auto& r : plan->regions)
+      for (const auto& st : r.stores) {
+        uint64_t bytes = 0;
+        for (const auto& in : st.inputs) bytes += in.size;
+        meter.AddStore(r.encoded_name + "/" + st.family, bytes);
+      }
+    o.progress = [&meter](const std::string& label, uint64_t n, uint64_t total) {
+      meter.OnStore(label, n, total);
+    };
+  }
   if (!f.json) PrintPlan(*plan, out);
   CompactReport rep;
   if (!f.dry_run) o.cancel = InstallInterruptHandlers();
   Status s = region::Compact(*plan, o, &rep);
-  if (progress) err << "\r\033[K" << std::flush;
+  if (progress) meter.Clear();
   if (f.json) {
     PrintJson(rep, f.dry_run, out);
   } else {

@@ -121,11 +121,15 @@ void CountStoreFiles(const std::string& table_dir, const TableDescriptor& desc, 
     auto dir = ScanRegionDir("", JoinPath(table_dir, r.name), &desc);
     if (!dir.ok()) continue;
     if (const FamilyDir* fd = dir->FindFamily(f->family)) {
+      uint64_t store = 0;
       for (const auto& sf : fd->store_files) {
         ++f->store_files;
         std::error_code ec;
-        f->bytes += fs::file_size(sf.path, ec);
+        const uint64_t n = fs::file_size(sf.path, ec);
+        if (!ec) store += n;
       }
+      f->bytes += store;
+      f->stores.emplace_back(r.name + "/" + f->family, store);
     }
   }
 }

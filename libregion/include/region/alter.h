@@ -58,6 +58,7 @@ struct FamilyAlter {
   bool rewrite = false;                 // its stores are major-compacted under the new settings
   bool resumed = false;                 // named by an interrupted alter's journal
   uint64_t store_files = 0, bytes = 0;  // what it holds now (every region)
+  std::vector<std::pair<std::string, uint64_t>> stores;  // "<region>/<family>" -> bytes
 };
 
 struct AlterOptions {
