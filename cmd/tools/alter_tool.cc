@@ -3,7 +3,6 @@
 // summary. The logic lives in region/alter.h and region/shell_statement.h.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
-#include <signal.h>
 
 #include <cstdlib>
 #include <filesystem>

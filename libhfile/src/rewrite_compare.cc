@@ -35,7 +35,7 @@ Status CompareRewrites(const std::string& in_path, const CompareOptions& options
   for (it->SeekToFirst(); it->Valid() && bytes < budget; it->Next()) {
     const Cell& c = it->cell();
     cells.push_back({c.key.ToString(), c.value.ToString(), c.tags.ToString(), c.sequence_id});
-    bytes += 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
+    bytes += KeyValueSize(c);
   }
   HFILE_RETURN_IF_ERROR(it->status().WithContext(in_path));
   report->cells = cells.size();

@@ -45,7 +45,7 @@ class CountingIterator : public CellIterator {
   void Count() {
     if (!in_->Valid()) return;
     const Cell& c = in_->cell();
-    bytes_ += 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
+    bytes_ += KeyValueSize(c);
     if ((++cells_ & 0x3FFF) == 0 && progress_) progress_(cells_);
   }
   std::unique_ptr<CellIterator> in_;
@@ -55,10 +55,6 @@ class CountingIterator : public CellIterator {
 
 // The dry run's trial write: this many blocks of the output, at most.
 constexpr uint64_t kTrialBlocks = 256;
-
-uint64_t CellBytes(const Cell& c) {
-  return 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
-}
 
 double SecondsSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -228,7 +224,7 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
       auto tw = Writer::Create(trial, wo);
       uint64_t out_bytes = 0, trial_bytes = 0;
       for (; it->Valid(); it->Next()) {
-        const uint64_t b = CellBytes(it->cell());
+        const uint64_t b = KeyValueSize(it->cell());
         out_bytes += b;
         if (tw.ok() && trial_bytes < trial_budget && (*tw)->Append(it->cell()).ok())
           trial_bytes += b;

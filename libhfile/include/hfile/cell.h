@@ -78,6 +78,12 @@ struct Cell {
   uint8_t type() const { return KeyTypeByte(key); }
 };
 
+// The cell's size as a plain KeyValue: key and value lengths (4 + 4), key, value, and with tags
+// their length (2) and bytes. The unencoded size the tools report and estimate from.
+inline uint64_t KeyValueSize(const Cell& c) {
+  return 8 + c.key.size() + c.value.size() + (c.tags.empty() ? 0 : 2 + c.tags.size());
+}
+
 // Orders serialized keys as HBase's comparator of kind `kind` does (fields 1-6 of the cell
 // order: row, family, qualifier, timestamp descending, type descending; the meta comparator
 // splits rows at commas). kRawBytes compares the whole key as bytes. Row-only keys
