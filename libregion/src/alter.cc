@@ -1,13 +1,10 @@
 // PlanAlter / RunAlter (region/alter.h): descriptor diff, the alter journal, the schema writes and
 // a major compaction of the families whose files the change affects.
 //
-// Journal: <table>/.hfile-alter (HBase lists only [0-9a-f]+ region dirs and .tabledesc/ in a
-// table dir, so it ignores the file), written as .new + fsync + rename, text lines:
-//   hfile-alter journal 1
-//   rewrite <family>   (major-compact every store of it under the current descriptor)
-//   add <family>       (create its dir in every region)
-//   drop <family>      (archive its dirs, once the descriptor no longer has it)
-//   end
+// One transaction through the table's commit journal (region/commit.h) puts the new
+// .tableinfo in place, removes the older ones, creates added families' dirs and archives dropped
+// ones; its pending lines ("rewrite <family>") name the families still to major-compact under
+// the new descriptor, and stay in the journal until every store of them is rewritten.
 #include "region/alter.h"
 
 #include <fmt/format.h>
@@ -17,6 +14,7 @@
 #include <filesystem>
 
 #include "fs_util.h"
+#include "region/commit.h"
 #include "region/layout.h"
 #include "region/schema_writer.h"
 
@@ -26,66 +24,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kJournalName[] = ".hfile-alter";
+constexpr char kRewrite[] = "rewrite ";
 
-struct AlterJournal {
-  std::vector<std::string> rewrite, add, drop;
-  bool empty() const { return rewrite.empty() && add.empty() && drop.empty(); }
-};
-
-std::string JournalPath(const std::string& table_dir) { return JoinPath(table_dir, kJournalName); }
-
-Status WriteAlterJournal(const std::string& table_dir, const AlterJournal& j) {
-  std::string text = "hfile-alter journal 1\n";
-  for (const auto& f : j.rewrite) text += "rewrite " + f + "\n";
-  for (const auto& f : j.add) text += "add " + f + "\n";
-  for (const auto& f : j.drop) text += "drop " + f + "\n";
-  text += "end\n";
-  const std::string path = JournalPath(table_dir);
-  Status s = WriteFileDurably(path + ".new", text);
-  if (s.ok()) s = RenameFile(path + ".new", path);
-  if (!s.ok()) {
-    std::error_code ec;
-    fs::remove(path + ".new", ec);
-    return s;
-  }
-  return SyncDir(table_dir);
-}
-
-// nullopt: no journal. A journal without its "end" line was never renamed into place, so
-// a present one is whole; anything else is Corruption.
-Result<std::optional<AlterJournal>> ReadAlterJournal(const std::string& table_dir) {
-  auto data = ReadWholeFile(JournalPath(table_dir));
-  if (!data.ok()) {
-    if (data.status().IsNotFound()) return std::optional<AlterJournal>();
-    return data.status();
-  }
-  AlterJournal j;
-  bool header = false, end = false;
-  size_t pos = 0;
-  while (pos < data->size()) {
-    size_t nl = data->find('\n', pos);
-    if (nl == std::string::npos) nl = data->size();
-    std::string line = data->substr(pos, nl - pos);
-    pos = nl + 1;
-    if (!header) {
-      header = line == "hfile-alter journal 1";
-      if (!header) break;
-      continue;
-    }
-    if (line == "end") {
-      end = true;
-      break;
-    }
-    auto sp = line.find(' ');
-    std::string verb = line.substr(0, sp), arg = sp == std::string::npos ? "" : line.substr(sp + 1);
-    if (verb == "rewrite") j.rewrite.push_back(arg);
-    else if (verb == "add") j.add.push_back(arg);
-    else if (verb == "drop") j.drop.push_back(arg);
-    else return Status::Corruption("unknown line in the alter journal " + JournalPath(table_dir), line);
-  }
-  if (!header || !end) return Status::Corruption("unreadable alter journal", JournalPath(table_dir));
-  return std::optional<AlterJournal>(std::move(j));
+// The families an interrupted alter still has to rewrite (its journal's pending lines).
+Result<std::vector<std::string>> PendingRewrites(const std::string& table_dir) {
+  std::vector<std::string> out;
+  HFILE_ASSIGN_OR_RETURN(auto j, ReadJournal(CommitScope{table_dir, ""}));
+  if (!j) return out;
+  for (const auto& p : j->transaction.pending)
+    if (p.starts_with(kRewrite)) out.push_back(p.substr(sizeof(kRewrite) - 1));
+  return out;
 }
 
 void Diff(const std::vector<std::pair<std::string, std::string>>& a,
@@ -108,9 +56,6 @@ bool Contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-void AddUnique(std::vector<std::string>* v, const std::string& s) {
-  if (!Contains(*v, s)) v->push_back(s);
-}
 
 // Store files and bytes of `family` in every region of the table.
 void CountStoreFiles(const std::string& table_dir, const TableDescriptor& desc, FamilyAlter* f) {
@@ -187,8 +132,8 @@ Result<AlterPlan> PlanAlter(const std::string& table_dir, const TableDescriptor&
   plan.changes_descriptor = a != b;
   Diff(plan.before.values(), after.values(), "", &plan.table_changes);
 
-  HFILE_ASSIGN_OR_RETURN(auto journal, ReadAlterJournal(plan.table_dir));
-  const AlterJournal pending = journal ? *journal : AlterJournal();
+  plan.recovery = DescribeRecovery(CommitScope{plan.table_dir, ""});
+  HFILE_ASSIGN_OR_RETURN(const std::vector<std::string> pending, PendingRewrites(plan.table_dir));
   for (const auto& fam : after.families()) {
     FamilyAlter f;
     f.family = fam.name();
@@ -201,7 +146,7 @@ Result<AlterPlan> PlanAlter(const std::string& table_dir, const TableDescriptor&
     }
     for (const auto& c : f.changes)
       f.effect = std::max(f.effect, EffectOfFamilyAttribute(c.key));
-    f.resumed = Contains(pending.rewrite, f.family) || Contains(pending.add, f.family);
+    f.resumed = Contains(pending, f.family);
     // With keep_cells no compaction rule applies, so only a format change rewrites files.
     bool affects_files = false;
     for (const auto& c : f.changes) {
@@ -210,7 +155,7 @@ Result<AlterPlan> PlanAlter(const std::string& table_dir, const TableDescriptor&
                       (e == AlterEffect::kCells && !options.compaction.keep_cells);
     }
     f.rewrite = f.kind == FamilyAlter::Kind::kModify &&
-                (affects_files || Contains(pending.rewrite, f.family));
+                (affects_files || Contains(pending, f.family));
     if (f.kind == FamilyAlter::Kind::kModify && f.changes.empty() && !f.resumed) continue;
     CountStoreFiles(plan.table_dir, plan.before, &f);
     plan.families.push_back(std::move(f));
@@ -223,17 +168,6 @@ Result<AlterPlan> PlanAlter(const std::string& table_dir, const TableDescriptor&
     CountStoreFiles(plan.table_dir, plan.before, &f);
     plan.families.push_back(std::move(f));
   }
-  for (const auto& name : pending.drop) {  // an interrupted drop whose descriptor is written
-    bool listed = false;
-    for (const auto& f : plan.families) listed = listed || f.family == name;
-    if (listed || after.FindFamily(name)) continue;
-    FamilyAlter f;
-    f.family = name;
-    f.kind = FamilyAlter::Kind::kDrop;
-    f.resumed = true;
-    plan.families.push_back(std::move(f));
-  }
-
   // Compact's checks on every region: an alter of an online or unclean table is refused whole.
   CompactOptions check = options.compaction;
   check.dry_run = true;
@@ -253,6 +187,10 @@ Result<AlterPlan> PlanAlter(const std::string& table_dir, const TableDescriptor&
   }
   return plan;
 }
+
+namespace {
+Status RunLocked(const AlterPlan& plan, const AlterOptions& options, AlterReport* report);
+}  // namespace
 
 Status RunAlter(const AlterPlan& plan, const AlterOptions& options, AlterReport* report) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -276,55 +214,102 @@ Status RunAlter(const AlterPlan& plan, const AlterOptions& options, AlterReport*
     return Status::OK();
   }
 
-  AlterJournal j;
-  for (const auto& f : plan.families) {
-    if (f.kind == FamilyAlter::Kind::kAdd) AddUnique(&j.add, f.family);
-    if (f.kind == FamilyAlter::Kind::kDrop) AddUnique(&j.drop, f.family);
-  }
-  for (const auto& f : rewrite) AddUnique(&j.rewrite, f);
-  if (!j.empty()) HFILE_RETURN_IF_ERROR(WriteAlterJournal(plan.table_dir, j));
-  if (co.checkpoint) co.checkpoint("alter-journal-written");
+  DirLock lock;
+  HFILE_RETURN_IF_ERROR(lock.Acquire(plan.table_dir));
+  HFILE_RETURN_IF_ERROR(RunLocked(plan, options, report));
+  report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return Status::OK();
+}
 
+namespace {
+
+// RunAlter's writing part, under the table's lock.
+Status RunLocked(const AlterPlan& plan, const AlterOptions& options, AlterReport* report) {
+  const CompactOptions& co = options.compaction;
+  const std::vector<std::string> rewrite = options.compact ? plan.Rewritten() : std::vector<std::string>();
+  const CommitScope scope{plan.table_dir, ""};
+  CommitOptions copts;
+  copts.now_ms = co.now_ms;
+  copts.checkpoint = co.checkpoint;
+  if (!plan.recovery.empty()) {
+    // Finish the interrupted transaction, then plan this alter against what it left.
+    HFILE_RETURN_IF_ERROR(RecoverTransaction(scope, copts, &report->compaction.recovered));
+    HFILE_ASSIGN_OR_RETURN(AlterPlan again, PlanAlter(plan.table_dir, plan.after, options));
+    if (!again.recovery.empty())
+      return Status::IOError("the interrupted transaction could not be finished", plan.table_dir);
+    return RunLocked(again, options, report);
+  }
+
+  Transaction t;
+  t.tool = "alter";
+  t.staging = "." + NewStagingName("alter");
+  for (const auto& f : rewrite) t.pending.push_back(kRewrite + f);
   SchemaWriteOptions so;
   so.now_ms = co.now_ms;
+  std::optional<TableDescriptorFile> desc_file;
   if (plan.changes_descriptor) {
-    HFILE_ASSIGN_OR_RETURN(report->descriptor_path,
-                           WriteTableDescriptor(plan.table_dir, plan.after, so));
-    if (co.checkpoint) co.checkpoint("descriptor-written");
+    HFILE_ASSIGN_OR_RETURN(desc_file, NextTableDescriptorFile(plan.table_dir, plan.after, so));
   }
-  for (const auto& f : j.add) {
-    HFILE_RETURN_IF_ERROR(CreateFamilyDirs(plan.table_dir, f, so));
-    report->created_dirs.push_back(f);
+  std::vector<std::string> regions;
+  if (auto entries = ListDir(plan.table_dir); entries.ok())
+    for (const auto& e : *entries)
+      if (e.is_dir && IsRegionDirName(e.name)) regions.push_back(e.name);
+  for (const auto& f : plan.families) {
+    if (f.kind == FamilyAlter::Kind::kAdd) {
+      for (const auto& r : regions) t.MakeDir(r + "/" + f.family);
+      report->created_dirs.push_back(f.family);
+    }
+    if (f.kind == FamilyAlter::Kind::kDrop && !plan.after.FindFamily(f.family)) {
+      if (plan.root_dir.empty() && !options.delete_dropped)
+        return Status::InvalidArgument(
+            "the table directory is not <root>/data/<ns>/<table>, so the archive cannot be "
+            "located; use --delete-dropped to delete the dropped family's files",
+            plan.table_dir);
+      t.DropFamily(f.family, options.delete_dropped);
+      report->archived_dirs.push_back(f.family);
+    }
   }
-  for (const auto& f : j.drop) {
-    if (plan.after.FindFamily(f)) continue;  // never archive a family the descriptor keeps
-    if (plan.root_dir.empty() && !options.delete_dropped)
-      return Status::InvalidArgument(
-          "the table directory is not <root>/data/<ns>/<table>, so the archive cannot be "
-          "located; use --delete-dropped to delete the dropped family's files",
-          plan.table_dir);
-    HFILE_RETURN_IF_ERROR(
-        ArchiveFamilyDirs(plan.root_dir, plan.table_dir, f, options.delete_dropped, so));
-    report->archived_dirs.push_back(f);
-    if (co.checkpoint) co.checkpoint("family-dropped");
+  const bool nothing = !desc_file && t.steps.empty() && t.pending.empty();
+  if (!nothing) {
+    HFILE_RETURN_IF_ERROR(BeginTransaction(scope, t, copts));
+    if (desc_file) {
+      const std::string staging = JoinPath(plan.table_dir, t.staging);
+      Status s;
+      std::error_code ec;
+      fs::create_directory(staging, ec);
+      if (ec) s = Status::IOError("cannot create " + staging, ec.message());
+      if (s.ok()) s = SyncDir(plan.table_dir);
+      if (s.ok()) s = WriteFileDurably(JoinPath(staging, desc_file->name), desc_file->bytes);
+      if (s.ok()) s = SyncDir(staging);
+      if (!s.ok()) {
+        (void)AbortTransaction(scope);
+        return s;
+      }
+      // The new descriptor first: every later step is then what HBase's own alter leaves.
+      std::vector<CommitStep> steps;
+      steps.push_back({CommitStep::Kind::kPut, t.staging + "/" + desc_file->name,
+                       ".tabledesc/" + desc_file->name});
+      for (const auto& old : desc_file->older)
+        steps.push_back({CommitStep::Kind::kDelete, ".tabledesc/" + old, {}});
+      steps.insert(steps.end(), t.steps.begin(), t.steps.end());
+      t.steps = std::move(steps);
+      report->descriptor_path = JoinPath(JoinPath(plan.table_dir, ".tabledesc"), desc_file->name);
+    }
+    HFILE_RETURN_IF_ERROR(CommitTransaction(scope, t, copts));
   }
   if (!rewrite.empty()) {
     CompactOptions o = co;
     o.request = CompactRequest::kMajor;
     o.families = rewrite;
-    o.descriptor = nullptr;  // the descriptor just written
+    o.descriptor = nullptr;  // the descriptor just committed
     HFILE_ASSIGN_OR_RETURN(CompactionPlan cp, PlanCompaction(plan.table_dir, o));
     HFILE_RETURN_IF_ERROR(Compact(cp, o, &report->compaction));
   }
-  if (!j.empty()) {
-    std::error_code ec;
-    fs::remove(JournalPath(plan.table_dir), ec);
-    if (ec) return Status::IOError("cannot remove the alter journal " + JournalPath(plan.table_dir), ec.message());
-    HFILE_RETURN_IF_ERROR(SyncDir(plan.table_dir));
-  }
+  HFILE_RETURN_IF_ERROR(SetPending(scope, "alter", {}));  // every store is rewritten
   if (co.checkpoint) co.checkpoint("alter-done");
-  report->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return Status::OK();
 }
+
+}  // namespace
 
 }  // namespace hfile::region

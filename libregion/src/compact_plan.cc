@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "compact_internal.h"
 #include "fs_util.h"
 #include "hfile/reader.h"
+#include "region/commit.h"
 #include "region/compact.h"
 #include "region/compacted_files.h"
 #include "region/layout.h"
@@ -114,11 +114,10 @@ void CheckRegion(const RegionDir& r, const std::string& table_dir, const std::st
   if (r.info && r.info->offline)
     plan->refusals.push_back(".regioninfo says offline=true (a split or merge parent)");
   if (auto tmp = ListDir(JoinPath(r.path, ".tmp")); tmp.ok()) {
-    auto journal = ReadJournal(r.path);
-    std::optional<Journal> j = journal.ok() ? *journal : std::nullopt;
+    const CommitScope scope{table_dir, r.encoded_name};
     size_t foreign = 0;
     for (const auto& e : *tmp) {
-      if (IsOwnTmpEntry(e.name, j)) continue;
+      if (IsJournalEntry(scope, e.name)) continue;
       // HBase leaves empty .tmp/<family>/ directories after a clean close: harmless.
       if (e.is_dir && !HoldsFiles(JoinPath(JoinPath(r.path, ".tmp"), e.name))) continue;
       ++foreign;
@@ -231,6 +230,7 @@ Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOpti
     plan.root_dir.clear();  // the directory names disagree with the descriptor
   }
   const int64_t now = o.now_ms ? o.now_ms : NowMs();
+  plan.recovery = DescribeRecovery(CommitScope{dirs.table, ""});
 
   std::vector<std::string> region_dirs;
   if (!dirs.region.empty()) {
@@ -251,7 +251,7 @@ Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOpti
     rp.encoded_name = Base(rd);
     HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanRegionDir(plan.root_dir, rd, &desc));
     CheckRegion(region, dirs.table, plan.root_dir, &rp);
-    DescribeRecovery(rd, &rp.recovery);
+    rp.recovery = DescribeRecovery(CommitScope{dirs.table, rp.encoded_name});
     // Compact() finishes the interrupted run first and plans the region's stores again then;
     // reading them now would only read files that are about to move.
     if (!rp.recovery.empty() && !o.dry_run) {
@@ -277,12 +277,6 @@ Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOpti
     plan.regions.push_back(std::move(rp));
   }
   return plan;
-}
-
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace hfile::region

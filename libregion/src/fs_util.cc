@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -135,6 +136,12 @@ Status DisposeStoreFile(const std::string& family_dir, const std::string& name,
   HFILE_RETURN_IF_ERROR(RenameFile(src, dst));
   HFILE_RETURN_IF_ERROR(SyncDir(d.archive_dir));
   return SyncDir(family_dir);
+}
+
+int64_t NowMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 }  // namespace hfile::region

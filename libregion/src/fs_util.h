@@ -46,6 +46,9 @@ struct Disposal {
 Status DisposeStoreFile(const std::string& family_dir, const std::string& name,
                         const Disposal& d);
 
+// The wall clock in ms since the epoch.
+int64_t NowMs();
+
 }  // namespace hfile::region
 
 #endif  // REGION_SRC_FS_UTIL_H_

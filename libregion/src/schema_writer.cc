@@ -110,11 +110,6 @@ std::string BaseName(const std::string& path) {
   return fs::path(norm).filename().string();
 }
 
-int64_t NowMs() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
 
 Result<std::vector<std::string>> RegionDirs(const std::string& table_dir) {
   HFILE_ASSIGN_OR_RETURN(auto entries, ListDir(table_dir));
@@ -204,8 +199,9 @@ Status DisposeFamilyDir(const std::string& family_dir, const std::string& archiv
 
 }  // namespace
 
-Result<std::string> WriteTableDescriptor(const std::string& table_dir, const TableDescriptor& desc,
-                                         const SchemaWriteOptions& o) {
+Result<TableDescriptorFile> NextTableDescriptorFile(const std::string& table_dir,
+                                                    const TableDescriptor& desc,
+                                                    const SchemaWriteOptions& o) {
   HFILE_RETURN_IF_ERROR(desc.Validate());
   const std::string qualifier = BaseName(table_dir);
   const std::string ns = BaseName(Parent(table_dir));
@@ -215,33 +211,42 @@ Result<std::string> WriteTableDescriptor(const std::string& table_dir, const Tab
                                desc.name().ToString(), desc.name().namespace_name,
                                desc.name().qualifier));
   }
-  const std::string info_dir = JoinPath(table_dir, kTableInfoDir);
-  const std::string tmp_dir = JoinPath(info_dir, kTmpDir);
-  HFILE_RETURN_IF_ERROR(CreateDirDurably(info_dir, o));
-
   // The new name must sort before every existing one, so that readers (HBase and ours pick the
   // greatest name that parses) see it as soon as it is renamed in: take the highest sequence of
   // any name, even of a file that does not parse. HBase takes the loaded file's sequence; the
   // master first deletes a broken newer file, so both agree whenever HBase itself could write.
-  HFILE_ASSIGN_OR_RETURN(auto entries, ListDir(info_dir));
+  TableDescriptorFile f;
   uint64_t max_seq = 0;
-  std::vector<std::string> older;
-  for (const auto& e : entries) {
-    if (e.is_dir) continue;
-    auto parsed = ParseTableInfoFileName(e.name);
-    if (!parsed) continue;
-    max_seq = std::max(max_seq, parsed->sequence);
-    older.push_back(e.name);
+  if (auto entries = ListDir(JoinPath(table_dir, kTableInfoDir)); entries.ok()) {
+    for (const auto& e : *entries) {
+      if (e.is_dir) continue;
+      auto parsed = ParseTableInfoFileName(e.name);
+      if (!parsed) continue;
+      max_seq = std::max(max_seq, parsed->sequence);
+      f.older.push_back(e.name);
+    }
+  } else if (!entries.status().IsNotFound()) {
+    return entries.status();
   }
   const uint64_t seq = max_seq + 1;
   if (seq > static_cast<uint64_t>(std::numeric_limits<int32_t>::max())) {
-    return Status::NotSupported(info_dir, "descriptor sequence beyond HBase's int range");
+    return Status::NotSupported(table_dir, "descriptor sequence beyond HBase's int range");
   }
-  std::string bytes;
-  desc.EncodeTo(&bytes);
-  const std::string name =
-      TableInfoFileNameFor(seq, o.length_in_name ? std::optional<uint64_t>(bytes.size())
-                                                 : std::nullopt);
+  desc.EncodeTo(&f.bytes);
+  f.name = TableInfoFileNameFor(seq, o.length_in_name ? std::optional<uint64_t>(f.bytes.size())
+                                                      : std::nullopt);
+  return f;
+}
+
+Result<std::string> WriteTableDescriptor(const std::string& table_dir, const TableDescriptor& desc,
+                                         const SchemaWriteOptions& o) {
+  HFILE_ASSIGN_OR_RETURN(TableDescriptorFile next, NextTableDescriptorFile(table_dir, desc, o));
+  const std::string info_dir = JoinPath(table_dir, kTableInfoDir);
+  const std::string tmp_dir = JoinPath(info_dir, kTmpDir);
+  HFILE_RETURN_IF_ERROR(CreateDirDurably(info_dir, o));
+  const std::string& bytes = next.bytes;
+  const std::string& name = next.name;
+  const std::vector<std::string>& older = next.older;
 
   // Stage in .tabledesc/.tmp/: HBase lists only ".tableinfo*" names of .tabledesc/ itself, so a
   // half-written temp is never read (2.4 stages in <table>/.tmp/, 2.5+ writes in place and

@@ -142,7 +142,7 @@ TEST(Alter, CodecAndBlockSizeRewriteTheFamilyNow) {
   EXPECT_EQ(Files(t.Family("b")), b_before);  // the other family is untouched
   EXPECT_EQ(TableCells(t.table_dir), kAfterVersions1);
   EXPECT_EQ(Files(t.root + "/archive/data/default/t/" + t.info.EncodedName() + "/m").size(), 3u);
-  EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-alter"));
+  EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal"));
 }
 
 // --keep-cells: the new codec reaches every file, and no compaction rule runs (the versions
@@ -287,13 +287,14 @@ TEST(Alter, SigkillAtEveryStepLosesNothingAndARerunFinishes) {
     ASSERT_TRUE(ReadTableDescriptor(t.table_dir).ok()) << "step " << n;
     const Cells now = TableCells(t.table_dir);
     EXPECT_TRUE(now == old_cells || now == kAfterVersions1) << "step " << n;
-    ASSERT_TRUE(Alter(t.table_dir, statement).ok()) << "rerun after step " << n;
+    Status rerun = Alter(t.table_dir, statement);
+    ASSERT_TRUE(rerun.ok()) << "rerun after step " << n << ": " << rerun.ToString();
     EXPECT_EQ(TableCells(t.table_dir), kAfterVersions1) << "step " << n;
     EXPECT_EQ(Files(t.Family("m")).size(), 1u) << "step " << n;
     auto r = Reader::Open(t.Family("m") + Files(t.Family("m"))[0]);
     ASSERT_TRUE(r.ok());
     EXPECT_EQ((*r)->trailer().compression(), Compression::kGz) << "step " << n;
-    EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-alter")) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal")) << "step " << n;
     if (!crashed) break;
   }
   EXPECT_GE(crashes, 5);

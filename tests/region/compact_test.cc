@@ -498,7 +498,7 @@ TEST(CompactInputs, RefusesCellsOfAnotherFamilyAndCommitsTheOtherStores) {
   EXPECT_TRUE(g.committed && g.status.ok()) << g.status.ToString();
   EXPECT_EQ(Names(t.region_dir + "/g").size(), 1u);
   EXPECT_FALSE(fs::exists(t.root + "/archive/data/default/t/" + t.region + "/f"));
-  EXPECT_FALSE(fs::exists(t.region_dir + "/.tmp/hfile-compact.journal"));
+  EXPECT_FALSE(fs::exists(t.region_dir + "/.tmp/hfile.journal"));
 
   // The tool: exit 2, and the text summary names the store that was not committed.
   std::ostringstream out, err;

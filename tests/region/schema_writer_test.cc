@@ -270,9 +270,9 @@ TEST(WriteRegionInfo, WritesDelimitedFormViaTmp) {
   EXPECT_EQ(back->EncodedName(), r.EncodedName());
 
   // Another run's .tmp/ content stays (a compaction journal lives there).
-  Spit(dir + "/.tmp/hfile-compact.journal", "j");
+  Spit(dir + "/.tmp/hfile.journal", "j");
   ASSERT_TRUE(WriteRegionInfo(dir, r).ok());
-  EXPECT_EQ(Names(dir + "/.tmp"), std::set<std::string>{"hfile-compact.journal"});
+  EXPECT_EQ(Names(dir + "/.tmp"), std::set<std::string>{"hfile.journal"});
 
   EXPECT_TRUE(WriteRegionInfo(t + "/0123abcd", r).IsInvalidArgument());
   RegionInfo replica = r;

@@ -9,17 +9,19 @@
 //   AlterReport report;
 //   Status s = RunAlter(*plan, options, &report);
 //
-// Run, in this order (each step durable before the next):
-//   1. <table>/.hfile-alter lists the families to rewrite, add and drop (the journal);
-//   2. the new .tabledesc/.tableinfo.<seq+1> (WriteTableDescriptor);
-//   3. added families get an empty dir in every region; dropped ones are moved to the archive
-//      (only when absent from the new descriptor);
-//   4. every store of a family whose files the change affects is major-compacted under the new
-//      descriptor (the compaction's own per-store journal and checks);
-//   5. the journal is removed.
-// A kill before 2 leaves the old descriptor and files; after 2, the new descriptor with some
-// stores not yet rewritten, which is exactly what an online alter leaves and HBase serves. A
-// rerun (any alter of the table, even one that changes nothing) finishes what the journal names.
+// Run, in this order, under an flock on the table dir (each step durable before the next):
+//   1. one transaction of the table's commit journal (region/commit.h, <table>/.hfile-journal):
+//      the new .tableinfo staged in <table>/.hfile-alter-*/, then committed: put into
+//      .tabledesc/ (sequence + 1), the older .tableinfo files removed, added families' dirs
+//      created in every region, dropped families archived (ArchiveFamilyDirs); its pending lines
+//      name the families still to rewrite ("rewrite <family>");
+//   2. every store of those families is major-compacted under the new descriptor (the
+//      compaction's own per-store transactions and checks);
+//   3. the pending lines are cleared (the journal is removed).
+// A kill before 1's commit record leaves the old descriptor and files (a rerun rolls back the
+// staging); after it, the new descriptor with some stores not yet rewritten, which is exactly
+// what an online alter leaves and HBase serves. A rerun (any alter of the table, even one that
+// changes nothing) finishes the transaction and the pending rewrites.
 #ifndef REGION_ALTER_H_
 #define REGION_ALTER_H_
 
@@ -76,6 +78,7 @@ struct AlterPlan {
   std::vector<AttributeChange> table_changes;
   std::vector<FamilyAlter> families;    // those that change, are added, dropped or resumed
   std::vector<std::string> refused;     // "<region>: why" (online/unclean, as compact refuses)
+  std::vector<std::string> recovery;    // an interrupted table transaction RunAlter finishes
   bool changes_descriptor = false;      // after != before
   std::vector<std::string> Rewritten() const;
 };

@@ -13,17 +13,18 @@
 // (the reference or link file itself); the parent's file and the link's target stay where they
 // are, for the CatalogJanitor, snapshots and clones (REGION_LAYOUT §5.4).
 //
-// Commit protocol (per store; `<region>/.tmp/` is what HBase deletes on every region open):
-//   1. <region>/.tmp/hfile-compact.journal  lists family, output name, inputs, expired files
-//      (written, fsynced)
-//   2. <region>/.tmp/<output>               written, fsynced, VerifyFile'd, cells counted
-//   3. rename into <family>/<output>        THE COMMIT POINT (directory fsynced)
-//   4. each input and expired file moved to <root>/archive/data/<ns>/<table>/<region>/<family>/
-//      (or unlinked with delete_replaced)
-//   5. journal removed
-// A crash before 3 leaves the old files (a rerun rolls back: removes the .tmp output and the
-// journal; HBase's own open wipes .tmp). A crash after 3 leaves the output plus some inputs:
-// the output's COMPACTION_EVENT_KEY names every input, and HBase 2.2+ (HStore/StoreEngine
+// Commit protocol (per store, through the region's commit journal, region/commit.h):
+//   1. intent record <region>/.tmp/hfile.journal naming the staging dir .tmp/hfile-compact-*/
+//   2. the output written there by RewriteStore (merge -> CompactionIterator -> StoreWriter),
+//      fsynced, VerifyFile'd, cells counted
+//   3. commit record: put the output into <family>/, dispose inputs and expired files
+//      (THE COMMIT POINT)
+//   4. put: the output renamed into <family>/ (directory fsynced)
+//   5. each input and expired file moved to <root>/archive/data/<ns>/<table>/<region>/<family>/
+//      (or unlinked with delete_replaced); staging dir and journal removed
+// A crash before 3 leaves the old files (a rerun rolls back: removes the staging dir and the
+// journal; HBase's own open wipes .tmp). Between 3 and 4 a rerun rolls forward. After 4 it
+// leaves the output plus some inputs: the output's COMPACTION_EVENT_KEY names every input, and HBase 2.2+ (HStore/StoreEngine
 // openStoreFiles) drops and archives any store file named in another file's
 // COMPACTION_EVENT_KEY, so HBase never reads both; a rerun (journal or not) archives them too.
 #ifndef REGION_COMPACT_H_
@@ -155,6 +156,7 @@ struct CompactionPlan {
   std::string table_dir;
   TableName table;
   TableDescriptor descriptor;               // the settings planned with (and compacted with)
+  std::vector<std::string> recovery;        // an interrupted table-level transaction to finish
   std::vector<RegionPlan> regions;
 };
 

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "hfile/status.h"
 #include "region/region_info.h"
@@ -50,6 +51,18 @@ struct SchemaWriteOptions {
 // (<...>/<ns>/<qualifier>); NotSupported past HBase's int sequence range.
 Result<std::string> WriteTableDescriptor(const std::string& table_dir, const TableDescriptor& desc,
                                          const SchemaWriteOptions& o = {});
+
+// The file WriteTableDescriptor would write next, for a caller that stages it and commits it
+// through the journal (region/commit.h): its name in .tabledesc/, its bytes, and the older
+// .tableinfo* names to remove once it is in place. Same validation as WriteTableDescriptor.
+struct TableDescriptorFile {
+  std::string name;
+  std::string bytes;
+  std::vector<std::string> older;
+};
+Result<TableDescriptorFile> NextTableDescriptorFile(const std::string& table_dir,
+                                                    const TableDescriptor& desc,
+                                                    const SchemaWriteOptions& o = {});
 
 // Writes <region_dir>/.regioninfo as HRegionFileSystem does when it rewrites it: in
 // <region_dir>/.tmp/ then renamed over the old one (here also fsynced); creates region_dir when

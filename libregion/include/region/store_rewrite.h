@@ -1,0 +1,66 @@
+// The store rewrite every writing tool is built on: store files read as HBase reads them ->
+// merge in HBase's scanner order -> an optional cell transform -> the store writer.
+//
+//   inputs (StoreFileReader: References read their half, links their target; each file checked
+//           by CheckInput before any of its cells is used, guarded while it streams: its family
+//           and the region's key range)
+//     -> NewMergingIterator
+//     -> transform (compaction rules, a family rename, a key-range cut; or none)
+//     -> StoreWriter (1..N verified files in the staging dir)
+// Nothing is committed here: the outputs are staged, and the caller commits them through the
+// journal (region/commit.h).
+#ifndef REGION_STORE_REWRITE_H_
+#define REGION_STORE_REWRITE_H_
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hfile/iterator.h"
+#include "hfile/status.h"
+#include "region/layout.h"
+#include "region/store_writer.h"
+
+namespace hfile::region {
+
+using CellTransform = std::function<std::unique_ptr<CellIterator>(std::unique_ptr<CellIterator>)>;
+
+struct StoreRewriteOptions {
+  // Guards on every input cell: its family must be `family` (unless empty), its row within
+  // [start_key, end_key) ("" = unbounded). A cell outside the range fails the store
+  // (Corruption) unless `carry_out_of_range`, which counts and keeps it.
+  std::string family, start_key, end_key;
+  bool carry_out_of_range = false;
+  bool verify_inputs = true;             // CheckInput's full VerifyFile; false: cheap checks only
+  CellTransform transform;               // null: the merged cells as they are
+  StoreWriterOptions writer;             // writer.dir: the staging dir
+  // A dry run: no output; the cells are counted exactly and the bytes out estimated by writing
+  // the first `trial_blocks` blocks with the output settings to a scratch file.
+  bool estimate_only = false;
+  uint64_t trial_blocks = 256;
+  // Called every few thousand cells with (cells read from the inputs, cells they hold).
+  std::function<void(uint64_t, uint64_t)> progress;
+};
+
+struct StoreRewriteResult {
+  std::vector<StoreOutput> outputs;     // staged, verified (none when estimate_only)
+  uint64_t cells_read = 0;              // from the merge (before the transform)
+  uint64_t bytes_read = 0;              // their plain KeyValue sizes
+  uint64_t cells_written = 0;
+  uint64_t cell_bytes_out = 0;          // the written cells as plain KeyValues
+  uint64_t bytes_out = 0;               // file bytes (estimated when estimate_only; 0: unknown)
+  uint64_t out_of_range = 0;            // carried cells outside the range
+};
+
+// Inputs in HBase's scanner order (SortBySequenceId). Errors: Corruption for a damaged input,
+// a cell of another family or outside the range, inputs out of order, or an output that fails
+// verification; IOError from the file system or the cancel flag. On error nothing is left in
+// the staging dir by this call.
+Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& options,
+                    StoreRewriteResult* result);
+
+}  // namespace hfile::region
+
+#endif  // REGION_STORE_REWRITE_H_

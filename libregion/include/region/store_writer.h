@@ -1,0 +1,94 @@
+// The store writer every writing tool shares: a family's settings -> writer options (one
+// mapping), and sorted cells -> one or more HFiles staged in a directory, routed by row into key
+// ranges when asked (split, bulk load), each finished, fsynced and verified under one rule.
+//
+//   StoreWriterOptions o;
+//   o.dir = staging;  o.writer = WriterOptionsForFamily(family, major);
+//   o.boundaries = {"row5"};                // two outputs: rows < "row5", rows >= "row5"
+//   auto w = StoreWriter::Open(o);
+//   for (...) (*w)->Add(cell);              // in the store's order
+//   auto outputs = (*w)->Finish();          // verified files, one per non-empty range
+// Until Finish succeeds, destroying the writer removes every file it created.
+#ifndef REGION_STORE_WRITER_H_
+#define REGION_STORE_WRITER_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hfile/cell.h"
+#include "hfile/status.h"
+#include "hfile/writer.h"
+#include "region/family_descriptor.h"
+
+namespace hfile::region {
+
+// How HBase writes a store file of this family: BLOCKSIZE, COMPRESSION (or the
+// COMPRESSION_COMPACT* codec for compaction output, `major` choosing which), DATA_BLOCK_ENCODING,
+// BLOOMFILTER and its prefix length, COMPRESS_TAGS. The file-info fields (sequence id,
+// compaction and bulk-load keys) are the caller's.
+WriterOptions WriterOptionsForFamily(const FamilyDescriptor& family, bool compaction_output,
+                                     bool major);
+
+struct StoreWriterOptions {
+  std::string dir;                      // where the outputs are written (must exist)
+  WriterOptions writer;
+  // Sorted, distinct row keys cutting the row space into boundaries.size() + 1 ranges: range i
+  // holds rows in [boundaries[i-1], boundaries[i]). Empty: one output.
+  std::vector<std::string> boundaries;
+  // One (empty) output even when no cell is added: a compaction whose every cell is dropped
+  // still leaves a file, as HBase's compactor does (its file info carries the sequence id).
+  bool write_empty = false;
+  // Set to stop: Add returns an IOError "interrupted" (polled every few thousand cells).
+  const std::atomic<bool>* cancel = nullptr;
+  // Called once, after the first cell is written ("output-started"), and after the outputs are
+  // written ("output-written") and verified ("output-verified").
+  std::function<void(const std::string&)> checkpoint;
+};
+
+struct StoreOutput {
+  size_t range = 0;           // which key range (index into boundaries + 1)
+  std::string name;           // the store file name (fresh, as HBase names them)
+  std::string path;           // dir/name
+  uint64_t cells = 0;
+  uint64_t file_size = 0;
+  uint64_t cell_bytes = 0;    // the cells as plain KeyValues
+  uint32_t index_levels = 0;
+};
+
+class StoreWriter {
+ public:
+  static Result<std::unique_ptr<StoreWriter>> Open(StoreWriterOptions options);
+  ~StoreWriter();
+  StoreWriter(const StoreWriter&) = delete;
+  StoreWriter& operator=(const StoreWriter&) = delete;
+
+  // Appends a cell to its range's output (created on its first cell). InvalidArgument for a cell
+  // out of order (the writer's own check); IOError from the file system.
+  Status Add(const Cell& cell);
+  // Finishes every output, then verifies each (VerifyFile clean, its cell count what was
+  // added): Corruption when one fails. On any error every output is removed.
+  Result<std::vector<StoreOutput>> Finish();
+  uint64_t cells() const { return cells_; }
+
+ private:
+  explicit StoreWriter(StoreWriterOptions o);
+  size_t RangeOf(const Slice& row) const;
+  Status OpenRange(size_t range);
+  void RemoveAll();
+
+  struct Output;
+  StoreWriterOptions o_;
+  std::vector<std::unique_ptr<Output>> outputs_;  // created in range order
+  Output* current_ = nullptr;
+  size_t current_range_ = 0;
+  uint64_t cells_ = 0;
+  bool finished_ = false;
+};
+
+}  // namespace hfile::region
+
+#endif  // REGION_STORE_WRITER_H_

@@ -1,0 +1,138 @@
+// StoreWriter (region/store_writer.h): routing by row, one hfile::Writer per range, and the one
+// verification rule for every output a tool commits.
+#include "region/store_writer.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "fs_util.h"
+#include "hfile/rewrite.h"
+#include "hfile/verify.h"
+
+namespace hfile::region {
+
+WriterOptions WriterOptionsForFamily(const FamilyDescriptor& f, bool compaction_output,
+                                     bool major) {
+  WriterOptions w;
+  w.block_size = static_cast<uint32_t>(f.block_size());
+  w.compression = compaction_output ? f.compaction_compression(major) : f.compression();
+  w.encoding = f.data_block_encoding();
+  w.bloom_type = f.bloom_type();
+  w.bloom_prefix_length = f.bloom_prefix_length();
+  w.compress_tags = f.compress_tags();
+  return w;
+}
+
+struct StoreWriter::Output {
+  StoreOutput info;
+  std::unique_ptr<Writer> writer;
+};
+
+StoreWriter::StoreWriter(StoreWriterOptions o) : o_(std::move(o)) {}
+
+StoreWriter::~StoreWriter() {
+  if (!finished_) RemoveAll();
+}
+
+Result<std::unique_ptr<StoreWriter>> StoreWriter::Open(StoreWriterOptions options) {
+  if (!IsDirectory(options.dir))
+    return Status::InvalidArgument("no such output directory", options.dir);
+  for (size_t i = 1; i < options.boundaries.size(); ++i)
+    if (!(Slice(options.boundaries[i - 1]).compare(Slice(options.boundaries[i])) < 0))
+      return Status::InvalidArgument("range boundaries must be sorted and distinct",
+                                     options.boundaries[i]);
+  return std::unique_ptr<StoreWriter>(new StoreWriter(std::move(options)));
+}
+
+size_t StoreWriter::RangeOf(const Slice& row) const {
+  // The first boundary > row is the end of its range.
+  const auto& b = o_.boundaries;
+  return std::upper_bound(b.begin(), b.end(), row,
+                          [](const Slice& r, const std::string& k) { return r.compare(Slice(k)) < 0; }) -
+         b.begin();
+}
+
+Status StoreWriter::OpenRange(size_t range) {
+  auto out = std::make_unique<Output>();
+  out->info.range = range;
+  out->info.name = NewStoreFileName();
+  out->info.path = JoinPath(o_.dir, out->info.name);
+  HFILE_ASSIGN_OR_RETURN(out->writer, Writer::Create(out->info.path, o_.writer));
+  current_ = out.get();
+  current_range_ = range;
+  outputs_.push_back(std::move(out));
+  return Status::OK();
+}
+
+Status StoreWriter::Add(const Cell& cell) {
+  const size_t range = o_.boundaries.empty() ? 0 : RangeOf(cell.row());
+  if (current_ == nullptr || range != current_range_) {
+    if (current_ != nullptr && range < current_range_)
+      return Status::InvalidArgument("cells out of order: row " + cell.row().ToString() +
+                                     " after the start of a later range");
+    HFILE_RETURN_IF_ERROR(OpenRange(range));
+  }
+  if (Status s = current_->writer->Append(cell); !s.ok())
+    return s.IsInvalidArgument() ? s : s.WithContext("writing " + current_->info.path);
+  ++current_->info.cells;
+  current_->info.cell_bytes += KeyValueSize(cell);
+  if (++cells_ == 1 && o_.checkpoint) o_.checkpoint("output-started");
+  if ((cells_ & 0xFFF) == 0 && o_.cancel && o_.cancel->load(std::memory_order_relaxed))
+    return Status::IOError("interrupted", "the output was removed");
+  return Status::OK();
+}
+
+Result<std::vector<StoreOutput>> StoreWriter::Finish() {
+  if (outputs_.empty() && o_.write_empty) {
+    if (Status s = OpenRange(0); !s.ok()) {
+      RemoveAll();
+      return s;
+    }
+  }
+  for (auto& out : outputs_) {
+    WriterStats ws;
+    if (Status s = out->writer->Finish(&ws); !s.ok()) {
+      RemoveAll();
+      return s.WithContext("writing " + out->info.path);
+    }
+    out->writer.reset();
+    out->info.file_size = ws.file_size;
+    out->info.index_levels = ws.index_levels;
+  }
+  if (o_.checkpoint) o_.checkpoint("output-written");
+  std::vector<StoreOutput> result;
+  for (auto& out : outputs_) {
+    const StoreOutput& info = out->info;
+    VerifyReport rep = VerifyFile(info.path, VerifyOptions());
+    Status bad;
+    if (rep.open_status.IsIOError() || rep.open_status.IsNotFound())
+      bad = rep.open_status.WithContext("verifying " + info.path);
+    else if (!rep.io_error.ok())
+      bad = rep.io_error.WithContext("verifying " + info.path);
+    else if (!rep.clean() || rep.cells != info.cells)
+      bad = Status::Corruption(fmt::format(
+          "verification of {} failed ({} cells, expected {}): {}", info.path, rep.cells,
+          info.cells, rep.problems.empty() ? rep.open_status.ToString() : rep.problems[0].what));
+    if (!bad.ok()) {
+      RemoveAll();
+      return bad;
+    }
+    result.push_back(info);
+  }
+  if (o_.checkpoint) o_.checkpoint("output-verified");
+  finished_ = true;
+  return result;
+}
+
+void StoreWriter::RemoveAll() {
+  for (auto& out : outputs_) {
+    out->writer.reset();  // an unfinished Writer removes its own temporary file
+    ::unlink(out->info.path.c_str());
+  }
+  outputs_.clear();
+  current_ = nullptr;
+}
+
+}  // namespace hfile::region

@@ -1,0 +1,225 @@
+// The store writer (routing by row, one verification rule, cleanup) and the store rewrite
+// (inputs -> merge -> transform -> writer) that every writing tool is built on.
+#include "region/store_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "hfile/reader.h"
+#include "region/layout.h"
+#include "region/store_rewrite.h"
+#include "store_fixture.h"
+#include "testutil.h"
+
+namespace hfile::region {
+namespace {
+
+namespace fs = std::filesystem;
+using store_fixture::Put;
+
+std::vector<std::string> Rows(const std::string& path) {
+  auto r = Reader::Open(path);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  std::vector<std::string> out;
+  if (!r.ok()) return out;
+  auto it = (*r)->NewIterator();
+  for (it->SeekToFirst(); it->Valid(); it->Next())
+    out.push_back(it->cell().row().ToString() + "/" + it->cell().family().ToString());
+  return out;
+}
+
+size_t Entries(const std::string& dir) {
+  return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+TEST(StoreWriter, FamilySettingsMapOnce) {
+  FamilyDescriptor f = FamilyDescriptor::WithDefaults("m");
+  f.SetValue(family_key::kBlockSize, "8192");
+  f.SetValue(family_key::kCompression, "GZ");
+  f.SetValue(family_key::kCompressionCompact, "ZSTD");
+  f.SetValue(family_key::kDataBlockEncoding, "FAST_DIFF");
+  f.SetValue(family_key::kBloomFilter, "ROWCOL");
+  WriterOptions flush = WriterOptionsForFamily(f, false, false);
+  EXPECT_EQ(flush.block_size, 8192u);
+  EXPECT_EQ(flush.compression, Compression::kGz);
+  EXPECT_EQ(flush.encoding, DataBlockEncoding::kFastDiff);
+  EXPECT_EQ(flush.bloom_type, BloomType::kRowCol);
+  EXPECT_EQ(WriterOptionsForFamily(f, true, true).compression, Compression::kZstd);
+}
+
+TEST(StoreWriter, RoutesRowsIntoRanges) {
+  const std::string dir = test::NewTempDir("store-writer-route");
+  StoreWriterOptions o;
+  o.dir = dir;
+  o.boundaries = {"c", "e"};
+  auto w = StoreWriter::Open(o);
+  ASSERT_TRUE(w.ok()) << w.status().ToString();
+  for (const char* row : {"a", "b", "c", "f", "g"})
+    ASSERT_TRUE((*w)->Add(Put(row, "f", "q", 1).view()).ok());
+  auto outs = (*w)->Finish();
+  ASSERT_TRUE(outs.ok()) << outs.status().ToString();
+  ASSERT_EQ(outs->size(), 3u);
+  EXPECT_EQ((*outs)[0].range, 0u);
+  EXPECT_EQ((*outs)[1].range, 1u);
+  EXPECT_EQ((*outs)[2].range, 2u);
+  EXPECT_EQ(Rows((*outs)[0].path), (std::vector<std::string>{"a/f", "b/f"}));
+  EXPECT_EQ(Rows((*outs)[1].path), (std::vector<std::string>{"c/f"}));
+  EXPECT_EQ(Rows((*outs)[2].path), (std::vector<std::string>{"f/f", "g/f"}));
+  EXPECT_EQ((*outs)[0].cells + (*outs)[1].cells + (*outs)[2].cells, 5u);
+  EXPECT_GT((*outs)[0].file_size, 0u);
+}
+
+TEST(StoreWriter, EmptyRangesWriteNothingUnlessAsked) {
+  const std::string dir = test::NewTempDir("store-writer-empty");
+  StoreWriterOptions o;
+  o.dir = dir;
+  o.boundaries = {"m"};
+  auto w = StoreWriter::Open(o);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->Add(Put("x", "f", "q", 1).view()).ok());
+  auto outs = (*w)->Finish();
+  ASSERT_TRUE(outs.ok());
+  ASSERT_EQ(outs->size(), 1u);
+  EXPECT_EQ((*outs)[0].range, 1u);
+
+  StoreWriterOptions e;
+  e.dir = test::NewTempDir("store-writer-empty2");
+  e.write_empty = true;
+  auto w2 = StoreWriter::Open(e);
+  ASSERT_TRUE(w2.ok());
+  auto outs2 = (*w2)->Finish();
+  ASSERT_TRUE(outs2.ok()) << outs2.status().ToString();
+  ASSERT_EQ(outs2->size(), 1u);
+  EXPECT_EQ((*outs2)[0].cells, 0u);
+  EXPECT_TRUE(Rows((*outs2)[0].path).empty());
+}
+
+TEST(StoreWriter, OutOfOrderIsRefusedAndNothingStays) {
+  const std::string dir = test::NewTempDir("store-writer-order");
+  StoreWriterOptions o;
+  o.dir = dir;
+  o.boundaries = {"m"};
+  {
+    auto w = StoreWriter::Open(o);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->Add(Put("x", "f", "q", 1).view()).ok());
+    EXPECT_TRUE((*w)->Add(Put("a", "f", "q", 1).view()).IsInvalidArgument());
+  }  // abandoned: its files are removed
+  EXPECT_EQ(Entries(dir), 0u);
+  o.boundaries = {"m", "c"};
+  EXPECT_TRUE(StoreWriter::Open(o).status().IsInvalidArgument());
+}
+
+TEST(StoreWriter, CancelStops) {
+  std::atomic<bool> cancel{true};
+  StoreWriterOptions o;
+  o.dir = test::NewTempDir("store-writer-cancel");
+  o.cancel = &cancel;
+  auto w = StoreWriter::Open(o);
+  ASSERT_TRUE(w.ok());
+  Status s;
+  for (int i = 0; i < 10000 && s.ok(); ++i) {
+    char row[16];
+    snprintf(row, sizeof(row), "r%06d", i);
+    s = (*w)->Add(Put(row, "f", "q", 1).view());
+  }
+  EXPECT_TRUE(s.IsIOError()) << s.ToString();
+}
+
+// A family rename as a transform (what copy-family does): every cell under the new name.
+class RenameIterator : public CellIterator {
+ public:
+  RenameIterator(std::unique_ptr<CellIterator> in, std::string family)
+      : in_(std::move(in)), family_(std::move(family)) {}
+  bool Valid() const override { return in_->Valid(); }
+  void SeekToFirst() override { in_->SeekToFirst(); Fill(); }
+  void Seek(const Slice& k) override { in_->Seek(k); Fill(); }
+  void Next() override { in_->Next(); Fill(); }
+  const Cell& cell() const override { return cell_; }
+  Status status() const override { return in_->status(); }
+
+ private:
+  void Fill() {
+    if (!in_->Valid()) return;
+    const Cell& c = in_->cell();
+    key_.clear();
+    AppendKey(&key_, c.row(), family_, c.qualifier(), c.timestamp(), c.type());
+    cell_ = c;
+    cell_.key = key_;
+  }
+  std::unique_ptr<CellIterator> in_;
+  std::string family_, key_;
+  Cell cell_;
+};
+
+TEST(StoreRewrite, MergesTransformsAndRoutes) {
+  store_fixture::Table t("store-rewrite", {"f"});
+  store_fixture::WriteStoreFile(t.Family("f") + "aaaa1111", {Put("a", "f", "q", 1), Put("d", "f", "q", 1)}, 1);
+  store_fixture::WriteStoreFile(t.Family("f") + "bbbb2222", {Put("b", "f", "q", 2), Put("e", "f", "q", 2)}, 2);
+  auto region = ScanRegionDir(t.root, t.region_dir);
+  ASSERT_TRUE(region.ok());
+  const FamilyDir* fam = region->FindFamily("f");
+  ASSERT_NE(fam, nullptr);
+  StoreRewriteOptions o;
+  o.family = "f";
+  o.transform = [](std::unique_ptr<CellIterator> in) {
+    return std::make_unique<RenameIterator>(std::move(in), "g");
+  };
+  o.writer.dir = test::NewTempDir("store-rewrite-out");
+  o.writer.boundaries = {"c"};
+  StoreRewriteResult r;
+  Status s = RewriteStore(fam->store_files, o, &r);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(r.cells_read, 4u);
+  EXPECT_EQ(r.cells_written, 4u);
+  ASSERT_EQ(r.outputs.size(), 2u);
+  EXPECT_EQ(Rows(r.outputs[0].path), (std::vector<std::string>{"a/g", "b/g"}));
+  EXPECT_EQ(Rows(r.outputs[1].path), (std::vector<std::string>{"d/g", "e/g"}));
+
+  // The estimate counts the same cells and writes nothing.
+  StoreRewriteOptions e = o;
+  e.estimate_only = true;
+  e.writer.dir = test::NewTempDir("store-rewrite-estimate");
+  StoreRewriteResult er;
+  ASSERT_TRUE(RewriteStore(fam->store_files, e, &er).ok());
+  EXPECT_EQ(er.cells_written, 4u);
+  EXPECT_EQ(er.cell_bytes_out, r.cell_bytes_out);
+  EXPECT_GT(er.bytes_out, 0u);
+  EXPECT_EQ(Entries(e.writer.dir), 0u);
+}
+
+TEST(StoreRewrite, ACellOfAnotherFamilyFailsTheStoreAndLeavesNothing) {
+  store_fixture::Table t("store-rewrite-family", {"f"});
+  store_fixture::WriteStoreFile(t.Family("f") + "aaaa1111", {Put("a", "x", "q", 1)}, 1);
+  auto region = ScanRegionDir(t.root, t.region_dir);
+  ASSERT_TRUE(region.ok());
+  StoreRewriteOptions o;
+  o.family = "f";
+  o.writer.dir = test::NewTempDir("store-rewrite-family-out");
+  StoreRewriteResult r;
+  EXPECT_TRUE(RewriteStore(region->FindFamily("f")->store_files, o, &r).IsCorruption());
+  EXPECT_EQ(Entries(o.writer.dir), 0u);
+}
+
+TEST(StoreRewrite, ARowOutsideTheRangeFailsUnlessCarried) {
+  store_fixture::Table t("store-rewrite-range", {"f"}, "b", "d");
+  store_fixture::WriteStoreFile(t.Family("f") + "aaaa1111", {Put("c", "f", "q", 1), Put("x", "f", "q", 1)}, 1);
+  auto region = ScanRegionDir(t.root, t.region_dir);
+  ASSERT_TRUE(region.ok());
+  StoreRewriteOptions o;
+  o.family = "f";
+  o.start_key = "b";
+  o.end_key = "d";
+  o.writer.dir = test::NewTempDir("store-rewrite-range-out");
+  StoreRewriteResult r;
+  EXPECT_TRUE(RewriteStore(region->FindFamily("f")->store_files, o, &r).IsCorruption());
+  o.carry_out_of_range = true;
+  StoreRewriteResult carried;
+  ASSERT_TRUE(RewriteStore(region->FindFamily("f")->store_files, o, &carried).ok());
+  EXPECT_EQ(carried.out_of_range, 1u);
+  EXPECT_EQ(carried.cells_written, 2u);
+}
+
+}  // namespace
+}  // namespace hfile::region
