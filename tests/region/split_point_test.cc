@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -281,6 +283,99 @@ TEST(SplitPoint, DaughterWithReferencesHasNone) {
   if (parent->split_row) {
     EXPECT_GT(*parent->split_row, "f");
     EXPECT_LT(*parent->split_row, "r");
+  }
+}
+
+
+// Not a test: prints our mid keys and split points in MidKeyCommand's JSON lines for
+// tests/hbase/check_midkey.sh, which runs it as
+//   SPLIT_POINT_FILES=LIST SPLIT_POINT_REGIONS=LIST SPLIT_POINT_OUT=FILE split_point_test \
+//     --gtest_also_run_disabled_tests --gtest_filter=SplitPointHarness.DISABLED_Print
+// (LIST: one path a line; a region's root is taken as the dir above data/, else its table's
+// grandparent).
+std::string Hex(const std::optional<std::string>& b) {
+  if (!b) return "null";
+  static const char* d = "0123456789abcdef";
+  std::string s = "\"";
+  for (unsigned char c : *b) {
+    s.push_back(d[c >> 4]);
+    s.push_back(d[c & 15]);
+  }
+  return s + "\"";
+}
+
+std::string JsonStr(const std::string& v) {
+  std::string s = "\"";
+  for (char c : v) {
+    if (c == '"' || c == '\\') s.push_back('\\');
+    s.push_back(c);
+  }
+  return s + "\"";
+}
+
+std::vector<std::string> ListLines(const char* env) {
+  std::vector<std::string> out;
+  const char* p = getenv(env);
+  if (!p || !*p) return out;
+  std::ifstream in(p);
+  for (std::string l; std::getline(in, l);) {
+    if (!l.empty()) out.push_back(l);
+  }
+  return out;
+}
+
+TEST(SplitPointHarness, DISABLED_Print) {
+  const char* out_path = getenv("SPLIT_POINT_OUT");
+  ASSERT_TRUE(out_path) << "SPLIT_POINT_OUT not set";
+  std::ofstream out(out_path);
+  for (const auto& f : ListLines("SPLIT_POINT_FILES")) {
+    auto r = Reader::Open(f);
+    if (!r.ok()) {
+      out << "{\"kind\":\"file\",\"path\":" << JsonStr(f) << ",\"error\":"
+          << JsonStr(r.status().ToString()) << "}\n";
+      continue;
+    }
+    auto mid = (*r)->MidKey();
+    if (!mid.ok()) {
+      out << "{\"kind\":\"file\",\"path\":" << JsonStr(f) << ",\"error\":"
+          << JsonStr(mid.status().ToString()) << "}\n";
+      continue;
+    }
+    std::optional<std::string> row;
+    if (*mid) row = KeyRow(Slice(**mid)).ToString();
+    std::string reason;
+    auto split = FileSplitRow(*mid, (*r)->first_key(), (*r)->last_key(), &reason);
+    out << "{\"kind\":\"file\",\"path\":" << JsonStr(f)
+        << ",\"levels\":" << (*r)->trailer().num_data_index_levels << ",\"midkey\":" << Hex(*mid)
+        << ",\"midrow\":" << Hex(row) << ",\"split_row\":" << Hex(split) << "}\n";
+  }
+  for (const auto& dir : ListLines("SPLIT_POINT_REGIONS")) {
+    std::filesystem::path p = std::filesystem::absolute(dir).lexically_normal();
+    std::filesystem::path root = p.parent_path().parent_path().parent_path();
+    if (root.filename() == "data") root = root.parent_path();
+    auto sp = ComputeSplitPoint(root.string(), p.string());
+    if (!sp.ok()) {
+      out << "{\"kind\":\"region\",\"path\":" << JsonStr(dir) << ",\"error\":"
+          << JsonStr(sp.status().ToString()) << "}\n";
+      continue;
+    }
+    out << "{\"kind\":\"region\",\"path\":" << JsonStr(dir) << ",\"families\":[";
+    for (size_t i = 0; i < sp->families.size(); ++i) {
+      const auto& f = sp->families[i];
+      std::optional<std::string> largest;
+      if (f.largest_file >= 0 && !f.has_references) {
+        largest = std::filesystem::path(f.files[f.largest_file].path).filename().string();
+      }
+      out << (i ? "," : "") << "{\"family\":" << JsonStr(f.family)
+          << ",\"store_size\":" << f.store_size
+          << ",\"references\":" << (f.has_references ? "true" : "false")
+          << ",\"largest\":" << (largest ? JsonStr(*largest) : "null")
+          << ",\"split_row\":" << Hex(f.split_row) << "}";
+    }
+    out << "],\"split_row\":" << Hex(sp->split_row) << ",\"family\":"
+        << (sp->chosen_family >= 0 && sp->split_row ? JsonStr(sp->families[sp->chosen_family].family)
+                                                    : "null")
+        << "}\n";
   }
 }
 
