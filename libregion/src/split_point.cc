@@ -34,6 +34,9 @@ bool RowInRegion(const std::string& row, const std::string& start, const std::st
   return Slice(start).compare(Slice(row)) <= 0 && (end.empty() || Slice(row).compare(Slice(end)) < 0);
 }
 
+constexpr char kReferencesReason[] =
+    "a store has reference files (split daughter not yet compacted)";
+
 }  // namespace
 
 std::optional<std::string> FileSplitRow(const std::optional<std::string>& mid_key,
@@ -173,10 +176,12 @@ Result<RegionSplitPoint> ComputeSplitPoint(const std::string& root_dir,
   if (region.info && region.info->table.namespace_name == "hbase" && region.info->table.qualifier == "meta") {
     out.no_split_reason = "hbase:meta is never split";
   } else if (options.split_row) {
+    // Even a user's row needs RegionSplitPolicy.canSplit (the region server reports the region
+    // unsplittable to SplitTableRegionProcedure): refused below when a store has references.
     row = *options.split_row;
     out.explicit_row = true;
   } else if (any_references) {
-    out.no_split_reason = "a store has reference files (split daughter not yet compacted)";
+    out.no_split_reason = kReferencesReason;
   } else {
     uint64_t largest = 0;
     for (size_t i = 0; i < out.families.size(); ++i) {
@@ -206,27 +211,29 @@ Result<RegionSplitPoint> ComputeSplitPoint(const std::string& root_dir,
       row = std::move(restricted);
     }
   }
-  if (row && region.info) {
+  // Refusals of a row: it is still reported (`sides_row`) and counted, not taken.
+  std::string refusal;
+  if (row && out.explicit_row && any_references) refusal = kReferencesReason;
+  if (row && refusal.empty() && region.info) {
     if (!RowInRegion(*row, region.info->start_key, region.info->end_key)) {
-      out.no_split_reason = fmt::format("split row {} is outside the region", ToStringBinary(*row));
-      row.reset();
+      refusal = fmt::format("split row {} is outside the region", ToStringBinary(*row));
     } else if (*row == region.info->start_key) {
-      out.no_split_reason =
-          fmt::format("split row {} is the region's start key", ToStringBinary(*row));
-      row.reset();
+      refusal = fmt::format("split row {} is the region's start key", ToStringBinary(*row));
     }
   }
-  if (row && descriptor && !descriptor->split_enabled()) {
-    out.no_split_reason = "the table has SPLIT_ENABLED false";
-    row.reset();
+  if (row && refusal.empty() && descriptor && !descriptor->split_enabled()) {
+    refusal = "the table has SPLIT_ENABLED false";
   }
-  if (row) {
+  out.sides_row = row;
+  if (row && refusal.empty()) {
     out.split_row = row;
     out.no_split_reason.clear();
+  } else if (row) {
+    out.no_split_reason = refusal;
   }
 
-  // Both sides of the split row (the chosen or the explicit one, even when refused above).
-  const std::optional<std::string> count_row = out.split_row ? out.split_row : row;
+  // Both sides of the row (the chosen or the explicit one, also when refused).
+  const std::optional<std::string>& count_row = out.sides_row;
   if (options.count_sides && count_row) {
     const std::string first_on_row = FirstOnRowKey(*count_row);
     for (size_t i = 0; i < stores.size(); ++i) {

@@ -232,6 +232,8 @@ TEST(SplitPoint, OutsideTheRegionOrRestricted) {
   ASSERT_TRUE(sp.ok());
   EXPECT_FALSE(sp->split_row);
   EXPECT_NE(sp->no_split_reason.find("outside the region"), std::string::npos);
+  ASSERT_TRUE(sp->sides_row);  // refused, still counted
+  EXPECT_EQ(sp->families[0].below.cells + sp->families[0].above.cells, 100u);
 
   Table u("split-point-restrict", {"a"});
   WriteRows(u.Family("a") + "0a01", "a", 0, 100, 1, 64, 131072, 1);
@@ -277,6 +279,15 @@ TEST(SplitPoint, DaughterWithReferencesHasNone) {
   EXPECT_FALSE(sp->split_row);
   EXPECT_TRUE(sp->families[0].has_references);
   EXPECT_NE(sp->no_split_reason.find("reference"), std::string::npos);
+  // A user's row is refused too (RegionSplitPolicy.canSplit), but still counted.
+  SplitPointOptions o;
+  o.split_row = "m";
+  auto ex = ComputeSplitPoint(t.root, t.table_dir + "/" + t.a.EncodedName(), o);
+  ASSERT_TRUE(ex.ok()) << ex.status().ToString();
+  EXPECT_FALSE(ex->split_row);
+  EXPECT_EQ(ex->sides_row, std::optional<std::string>("m"));
+  EXPECT_NE(ex->no_split_reason.find("reference"), std::string::npos);
+  EXPECT_TRUE(ex->sides_counted);
   // The parent's files themselves: a split point inside [f, r).
   auto parent = ComputeSplitPoint(t.root, t.table_dir + "/" + t.parent.EncodedName());
   ASSERT_TRUE(parent.ok()) << parent.status().ToString();

@@ -50,8 +50,8 @@ struct SplitPointOptions {
   // the split restriction and checked against the region). The per-store mid keys are still
   // reported.
   std::optional<std::string> split_row;
-  // Count every family's cells and bytes on each side of the split row (reads every store
-  // file once). Without it, or without a split row, `below`/`above` stay zero.
+  // Count every family's cells and bytes on each side of `sides_row` (reads every store file
+  // once). Without it, or without a row, `below`/`above` stay zero.
   bool count_sides = true;
   // The descriptor to take the split restriction and the families from; nullptr: the newest
   // .tableinfo of the region's table dir (the region's parent), when readable.
@@ -89,7 +89,7 @@ struct FamilySplitPoint {
   int largest_file = -1;        // index into files (StoreUtils.getLargestFile)
   std::optional<std::string> split_row;  // HStore.getSplitPoint
   std::string no_split_reason;  // when split_row is absent
-  SplitSide below, above;       // cells with rows < the region's split row / the rest
+  SplitSide below, above;       // cells with rows < the region's sides_row / the rest
 };
 
 struct RegionSplitPoint {
@@ -102,6 +102,9 @@ struct RegionSplitPoint {
   int chosen_family = -1;       // the store whose split point was taken (HBase's choice)
   std::optional<std::string> unrestricted_row;  // before the split restriction
   std::string no_split_reason;  // when split_row is absent
+  // The row the sides are counted at: split_row, or the row HBase's choice or the user gave
+  // but a check then refused (outside the region, its start key, references, SPLIT_ENABLED).
+  std::optional<std::string> sides_row;
   bool sides_counted = false;
 };
 
