@@ -86,6 +86,52 @@ body = b"\x0a" + bytes([len(key)]) + key + b"\x10\x01"  # splitkey, range BOTTOM
 open(sys.argv[1], "wb").write(b"PBUF" + body)
 PY
 echo "$tdir/0a07" >> "$regions"
+# Tables with a descriptor and .regioninfo files (protobuf written here): table r splits with
+# a KeyPrefix restriction of 6 bytes (0b01: the row trimmed; 0b02, starting at row-01: the
+# trimmed row falls below the region); table s has none (0c01: the mid row is below the
+# region's start, 0c02: an ordinary region with bounds).
+python3 - "$work/root/data/default" <<'PY'
+import os, sys
+def varint(n):
+    out = bytearray()
+    while True:
+        b = n & 0x7F; n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n: return bytes(out)
+def field(num, payload):  # length-delimited
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+def table_name(q):
+    return field(1, b"default") + field(2, q)
+def write(path, data):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    open(path, "wb").write(data)
+root = sys.argv[1]
+def table(q, families, attrs):
+    body = field(1, table_name(q))
+    for k, v in attrs:
+        body += field(2, field(1, k) + field(2, v))
+    for f in families:
+        body += field(3, field(1, f))
+    write(f"{root}/{q.decode()}/.tabledesc/.tableinfo.0000000001", b"PBUF" + body)
+def region(q, enc, start, end):
+    body = varint(1 << 3 | 0) + varint(1000) + field(2, table_name(q)) + field(3, start) + field(4, end)
+    write(f"{root}/{q.decode()}/{enc}/.regioninfo", b"PBUF" + varint(len(body)) + body)
+table(b"r", [b"a", b"b"], [(b"hbase.regionserver.region.split_restriction.type", b"KeyPrefix"),
+                          (b"hbase.regionserver.region.split_restriction.prefix_length", b"6")])
+region(b"r", "0b01", b"", b"")
+region(b"r", "0b02", b"row-01", b"")
+table(b"s", [b"a"], [])
+region(b"s", "0c01", b"row-005", b"")
+region(b"s", "0c02", b"row-0001", b"row-009")
+PY
+put() {  # put DIR FAMILY FILE
+  mkdir -p "$1/$2"; cp "$3" "$1/$2/$(printf '%s' "$1$3" | sha1sum | cut -c1-32)"; }
+droot="$work/root/data/default"
+put "$droot/r/0b01" a "$H/h-3level.hfile"; put "$droot/r/0b01" b "$H/h-1level-odd.hfile"
+put "$droot/r/0b02" a "$H/h-2level.hfile"
+put "$droot/s/0c01" a "$H/h-2level.hfile"
+put "$droot/s/0c02" a "$H/h-3level-b.hfile"
+printf '%s\n' "$droot/r/0b01" "$droot/r/0b02" "$droot/s/0c01" "$droot/s/0c02" >> "$regions"
 if [[ -d "$real" ]]; then
   find "$real" -name .regioninfo -path '*/data/*' -printf '%h\n' | sort >> "$regions"
 fi
