@@ -130,7 +130,9 @@ Status OpenLoadOnOpen(Reader::Rep* r) {
       case 0:
         HFILE_RETURN_IF_ERROR(ExpectType(b, BlockType::kRootIndex, "data root index"));
         HFILE_RETURN_IF_ERROR(
-            r->data_index.DecodeFrom(b.body, t.data_index_count, t.num_data_index_levels >= 2)
+            // Like HBase's readMultiLevelIndexRoot, whatever the level count: 16 bytes left
+            // after the entries are the mid-key metadata.
+            r->data_index.DecodeFrom(b.body, t.data_index_count, /*expect_mid_key=*/true)
                 .WithContext(fmt::format("data root index at offset {}", offset)));
         break;
       case 1:
@@ -214,8 +216,11 @@ std::optional<std::string> Reader::last_key() const {
 Result<std::optional<std::string>> Reader::MidKey() const {
   const RootIndex& root = rep_->data_index;
   if (root.size() == 0) return std::optional<std::string>();
+  // HBase's BlockIndexReader.midkey: the leaf entry the mid-key metadata names when the root
+  // index has it with a non-negative leaf offset (HBase's writer stores it for 2+ levels only),
+  // else the root entry count / 2.
   const auto& mid = root.mid_key_metadata();
-  if (rep_->trailer.num_data_index_levels < 2 || !mid) {
+  if (!mid || static_cast<int64_t>(mid->leaf_offset) < 0) {
     return std::optional<std::string>(root.entry(root.size() / 2).key.ToString());
   }
   BlockReader br = rep_->NewBlockReader();

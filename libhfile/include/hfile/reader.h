@@ -54,7 +54,11 @@ class Reader {
   // empty file.
   std::optional<std::string> first_key() const;
   std::optional<std::string> last_key() const;
-  // The key HBase would split this file at (nullopt for an empty file).
+  // HFileReaderImpl.midKey(): the data index's mid key, the key of the block in the middle of
+  // the file (an index key: for every block but the first a shortened separator, not
+  // necessarily a cell's key). One index level: root entry count / 2; more: the leaf entry named
+  // by the mid-key metadata after the root entries. nullopt for an empty file (HBase throws
+  // "HFile empty").
   Result<std::optional<std::string>> MidKey() const;
 
   // A new iterator over the cells, in file order. The Reader must outlive it. Iterators are
