@@ -29,6 +29,7 @@ public final class Main {
         case "tabledesc":
           TableDescCommand.run(args, out);
           break;
+        case "tsvparse": TsvParseCommand.run(args, out); break;
         case "cluster":
           ClusterCommand.run(args, out);
           break;
