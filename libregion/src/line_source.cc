@@ -221,8 +221,9 @@ Status LineSource::Fill() {
   if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
   const std::string& name = inputs_[current_];
   try {
-    std::streamsize n = stream_->sb.sgetn(buf_.data() + end_,
-                                          static_cast<std::streamsize>(buf_.size() - end_));
+    // Small reads: when the data turns out corrupt, what decoded before it has been delivered.
+    size_t want = std::min<size_t>(buf_.size() - end_, size_t{64} << 10);
+    std::streamsize n = stream_->sb.sgetn(buf_.data() + end_, static_cast<std::streamsize>(want));
     if (n <= 0) {
       eof_ = true;
     } else {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include <fstream>
 
 #include "../testutil.h"
@@ -374,6 +376,35 @@ TEST(RecordReader, JsonLinesFile) {
   ASSERT_TRUE(run.status.ok());
   EXPECT_EQ(run.records, (V{"1#0 r1|1000|0|-|m:a=x", "3#1 r3|1000|0|-|m:b=y"}));
   EXPECT_EQ(run.bad, (V{"a.jsonl:2@33 bad-json"}));
+}
+
+TEST(RecordReader, CompressedCsvInputAndATruncatedOne) {
+  std::string dir = NewTempDir("parser_gz");
+  std::string csv = "HBASE_ROW_KEY,m:a\n\"r\\x001\",\"multi\nline\"\nr2,x\n";
+  std::string path = dir + "/a.csv.gz";
+  gzFile gz = gzopen(path.c_str(), "wb");
+  ASSERT_NE(gz, nullptr);
+  gzwrite(gz, csv.data(), static_cast<unsigned>(csv.size()));
+  gzclose(gz);
+  Outcome run = ReadAll(Opts({"--format=csv", "--row-encoding=escaped"}), {path});
+  ASSERT_TRUE(run.status.ok()) << run.status.ToString();
+  EXPECT_EQ(run.records, (V{"2#0 r\\x001|1000|0|-|m:a=multi\\x0Aline", "4#1 r2|1000|0|-|m:a=x"}));
+  // A truncated .gz stops the run with its name; the records before the damage were delivered.
+  std::string big = "HBASE_ROW_KEY,m:a\n";
+  for (int i = 0; i < 50000; ++i) big += "r" + std::to_string(i) + ",v" + std::to_string(i * 31) + "\n";
+  std::string full = dir + "/big.csv.gz";
+  gz = gzopen(full.c_str(), "wb");
+  gzwrite(gz, big.data(), static_cast<unsigned>(big.size()));
+  gzclose(gz);
+  std::ifstream f(full, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string cut = WriteFile(dir, "cut.csv.gz", bytes.substr(0, bytes.size() / 2));
+  run = ReadAll(Opts({"--format=csv"}), {cut});
+  ASSERT_FALSE(run.status.ok());
+  EXPECT_NE(run.status.message().find("cut.csv.gz: gzip data is corrupt or truncated"),
+            std::string::npos) << run.status.ToString();
+  EXPECT_GT(run.records.size(), 0u);
+  EXPECT_LT(run.records.size(), 50000u);
 }
 
 TEST(RecordReader, IoErrorsStopWithTheInputName) {
