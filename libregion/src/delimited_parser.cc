@@ -87,7 +87,8 @@ std::string ParseStats::ToString() const {
     }
     s += ")";
   }
-  if (empty_fields_skipped) s += ", " + std::to_string(empty_fields_skipped) + " empty fields skipped";
+  if (empty_fields_skipped)
+    s += ", " + std::to_string(empty_fields_skipped) + " empty fields skipped";
   return s;
 }
 
@@ -476,7 +477,8 @@ bool LineParser::ParseJson(std::string_view line, ParsedRecord* rec, BadLine* ba
   JsonReader j{line, 0, &scratch_, {}, BadLineReason::kBadJson};
   j.Ws();
   if (j.i >= line.size() || line[j.i] != '{')
-    return Bad(bad, BadLineReason::kBadJson, "not a JSON object (a line must be {\"column\": value, ...})");
+    return Bad(bad, BadLineReason::kBadJson,
+               "not a JSON object (a line must be {\"column\": value, ...})");
   ++j.i;
   // Keys and values in order; values become fields once the layout is known.
   struct KV { std::string_view key, value; bool null; };

@@ -66,7 +66,8 @@ class FdSource {
 class ZstdInputFilter : public io::multichar_input_filter {
  public:
   ZstdInputFilter()
-      : ds_(ZSTD_createDStream(), ZSTD_freeDStream), in_(std::make_shared<std::string>(1 << 17, '\0')) {
+      : ds_(ZSTD_createDStream(), ZSTD_freeDStream),
+        in_(std::make_shared<std::string>(1 << 17, '\0')) {
     if (!ds_) throw std::ios_base::failure("zstd: cannot create a decoder");
     ZSTD_initDStream(ds_.get());
   }
@@ -129,7 +130,8 @@ Compression DetectCompression(std::string_view h) {
   // "BZh" + block size '1'..'9' + a block (pi) or end-of-stream (sqrt pi) magic: plain text that
   // happens to start with "BZh9" is not taken for bzip2.
   if (h.size() >= 10 && h.substr(0, 3) == "BZh" && h[3] >= '1' && h[3] <= '9' &&
-      (h.substr(4, 6) == "\x31\x41\x59\x26\x53\x59" || h.substr(4, 6) == "\x17\x72\x45\x38\x50\x90"))
+      (h.substr(4, 6) == "\x31\x41\x59\x26\x53\x59" ||
+       h.substr(4, 6) == "\x17\x72\x45\x38\x50\x90"))
     return Compression::kBzip2;
   return Compression::kNone;
 }
@@ -233,7 +235,8 @@ Status LineSource::Fill() {
   } catch (const std::exception& e) {
     std::string what = e.what();
     if (compression_ != Compression::kNone)
-      return Status::Corruption("input " + name + ": " + std::string(CompressionName(compression_)) +
+      return Status::Corruption("input " + name + ": " +
+                                std::string(CompressionName(compression_)) +
                                 " data is corrupt or truncated after " +
                                 std::to_string(offset_ + (end_ - begin_)) +
                                 " decompressed bytes (" + what + ")");

@@ -7,7 +7,7 @@
 //
 // TSV, rule for rule as ImportTsv (HBase 2.6 ImportTsv.TsvParser.parse, ParsedLine, and
 // TsvImporterMapper.map), checked in its order, its reason text first:
-//   no separator in the line                    -> "No delimiter"          (so an empty line is bad)
+//   no separator in the line                    -> "No delimiter" (so an empty line is bad)
 //   more fields than spec entries               -> "Excessive columns"
 //   fewer fields than the row key's position    -> "No row key"; likewise "No timestamp",
 //     "No attributes specified", "No cell visibility specified", "No cell TTL specified"
