@@ -527,6 +527,10 @@ Result<ImportOptions> ParseImportArgs(const std::vector<std::string>& args) {
                                    std::string(o.csv_header == CsvHeader::kSkip ? "skip" : "none") +
                                    ") needs --columns / -Dimporttsv.columns");
   }
+  if (o.format == InputFormat::kCsv && o.csv_header == CsvHeader::kUse && !o.columns_spec.empty())
+    return Status::InvalidArgument(
+        "--csv-header use takes the columns from each input's first line, and --columns gives "
+        "them too: drop --columns, or pass --csv-header skip to skip the header line");
   if (o.format != InputFormat::kCsv && o.csv_header != CsvHeader::kAuto)
     o.warnings.push_back("--csv-header has no effect on " +
                          std::string(InputFormatName(o.format)));

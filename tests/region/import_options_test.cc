@@ -117,6 +117,8 @@ TEST(ImportOptions, TsvNeedsColumnsCsvAndJsonMayNot) {
   EXPECT_EQ(Err({"--format=csv", "in.csv"}), "ok");
   EXPECT_EQ(Err({"--format=json", "in.jsonl"}), "ok");
   EXPECT_TRUE(Has(Err({"--format=csv", "--csv-header=none"}), "needs --columns"));
+  EXPECT_TRUE(Has(Err({"--format=csv", "--csv-header=use", "--columns=HBASE_ROW_KEY,m:a"}),
+                  "drop --columns"));
   auto r = P({"--format=csv"});
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->separator, ',');
