@@ -30,6 +30,7 @@ public final class Main {
           TableDescCommand.run(args, out);
           break;
         case "midkey": MidKeyCommand.run(args, out); break;
+        case "tsvparse": TsvParseCommand.run(args, out); break;
         case "cluster":
           ClusterCommand.run(args, out);
           break;
