@@ -13,6 +13,7 @@
 #include "progress.h"
 #include "hfile/escape.h"
 #include "region/compact.h"
+#include "region/target.h"
 
 namespace hfile::cli {
 
@@ -125,7 +126,10 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
                "hfile-compact"};
   AddStandardFlags(app);
   CompactFlags f;
-  app.add_option("path", f.path, "Table dir (<root>/data/<ns>/<table>), region dir or family dir")
+  std::vector<std::string> target;
+  app.add_option("target", target,
+                 "Table dir (<root>/data/<ns>/<table>), region dir or family dir; or ROOT TABLE "
+                 "[REGION] (a root dir, [ns:]table, an encoded region name)")
       ->required();
   auto* major = app.add_flag("--major", f.major, "Compact every store file (the default)");
   app.add_flag("--minor", f.minor,
@@ -149,6 +153,15 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  f.path = target[0];
+  if (target.size() > 1 || region::IsRootDir(target[0])) {
+    size_t used = 0;
+    auto t = region::ResolveTargetArgs(target, /*allow_region=*/true, &used);
+    if (!t.ok()) return ReportError(err, "hfile-compact", t.status());
+    if (used != target.size())
+      return UsageError(err, "hfile-compact", "unexpected argument: " + target[used]);
+    f.path = t->path();
+  }
   if (std::error_code ec; !std::filesystem::exists(f.path, ec)) {  // missing: unreadable (3)
     return ReportError(err, "hfile-compact",
                        ec ? Status::IOError(f.path, ec.message())

@@ -13,6 +13,7 @@
 #include "region/compact.h"
 #include "region/compacted_files.h"
 #include "region/layout.h"
+#include "region/target.h"
 #include "region/store_file_reader.h"
 
 namespace hfile::region {
@@ -23,26 +24,6 @@ namespace {
 
 std::string Parent(const std::string& p) { return fs::path(p).parent_path().string(); }
 std::string Base(const std::string& p) { return fs::path(p).filename().string(); }
-
-struct Dirs {
-  std::string table, region, family;  // region/family empty when not given
-};
-
-Result<Dirs> ResolvePath(const std::string& path) {
-  std::error_code ec;
-  std::string p = fs::weakly_canonical(fs::path(path), ec).string();
-  if (ec || !IsDirectory(p)) return Status::InvalidArgument("not a directory", path);
-  auto has_desc = [](const std::string& d) { return PathExists(JoinPath(d, ".tabledesc")); };
-  if (has_desc(p)) return Dirs{p, "", ""};
-  if (has_desc(Parent(p))) {
-    if (!IsRegionDirName(Base(p))) return Status::InvalidArgument("not a region directory", path);
-    return Dirs{Parent(p), p, ""};
-  }
-  if (has_desc(Parent(Parent(p))) && IsFamilyDirName(Base(p)))
-    return Dirs{Parent(Parent(p)), Parent(p), p};
-  return Status::InvalidArgument(
-      "not a table, region or family directory (no .tabledesc/ here or above)", path);
-}
 
 int64_t ModificationTimeMs(const std::string& path) {
   struct stat st;
@@ -212,11 +193,14 @@ void PlanStore(const FamilyDir& dir, const FamilyDescriptor& family, const Table
 }  // namespace
 
 Result<CompactionPlan> PlanCompaction(const std::string& path, const CompactOptions& o) {
-  HFILE_ASSIGN_OR_RETURN(Dirs dirs, ResolvePath(path));
+  HFILE_ASSIGN_OR_RETURN(Target target, ResolveTarget(path));
+  struct {
+    std::string table, region, family;
+  } dirs{target.table_dir, target.region_dir, target.family_dir};
   CompactionPlan plan;
   plan.table_dir = dirs.table;
-  std::string data_ns = Parent(dirs.table);
-  if (Base(Parent(data_ns)) == "data") plan.root_dir = Parent(Parent(data_ns));
+  const std::string data_ns = Parent(dirs.table);
+  plan.root_dir = target.root_dir;
   if (o.descriptor) {
     plan.descriptor = *o.descriptor;
   } else {
