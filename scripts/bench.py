@@ -21,6 +21,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 CODECS = [("NONE", 0), ("SNAPPY", 0), ("LZ4", 0), ("ZSTD", 1), ("ZSTD", 3), ("GZ", 0)]
+# `hfile alter` of the family's codec, measured in the SNAPPY settings: SNAPPY -> each of these
+# (level 0: the family's default, ZSTD 3 / GZ 6, as HBase's alter leaves it).
+ALTER_SOURCE = "SNAPPY"
+ALTER_TARGETS = ["ZSTD", "GZ"]
+ALTER_STORE_FILE = "0123456789abcdef0123456789abcdef"  # a store file name HBase accepts
 ENCODINGS = ["NONE", "FAST_DIFF", "ROW_INDEX_V1"]
 
 
@@ -44,6 +49,24 @@ def run_proc(cmd, env=None):
     return out.decode(), p.returncode, wall, ru.ru_maxrss
 
 
+def run_measured(cmd, scratch):
+    """run_proc with the child's own peak RSS: wait4's ru_maxrss of a child this Python process
+    spawns starts at the RSS of the Python process itself (the pre-exec address space counts,
+    ~14-17 MiB here), so a tool using less cannot be seen; GNU time's %M (the tool is time's
+    child) can. Returns (stdout, rc, wall, maxrss KiB, whether that figure is the tool's own)."""
+    tbin = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
+    if not tbin:
+        out, rc, wall, rss = run_proc(cmd)
+        return out, rc, wall, rss, False
+    rss_file = os.path.join(scratch, "maxrss.txt")
+    out, rc, wall, rss = run_proc([tbin, "-f", "%M", "-o", rss_file] + cmd)
+    try:
+        rss = int(open(rss_file).read().split()[-1])
+        return out, rc, wall, rss, True
+    except (OSError, ValueError, IndexError):
+        return out, rc, wall, rss, False
+
+
 class Bench:
     def __init__(self, args):
         self.a = args
@@ -55,6 +78,9 @@ class Bench:
         self.harness = os.path.join(ROOT, "tests", "hbase")
         self.harness_build = args.harness_build
         self.dropped_cache = False
+        self.alter_bin = os.path.join(args.build, "bin", "hfile-alter")
+        self.alter_runs = []  # the alter measurements (alter.json / alter.md)
+        self.alter_template = None  # an HBase root with an empty table "bench" (family f)
 
     def drop_page_cache(self):
         """Frees the page cache before a setting (root only). A setting writes ~9 files of the
@@ -222,8 +248,109 @@ class Bench:
                     self.runs[-1]["op"] = f"scan-4files-j{j}"
                     self.cli(setting, "hfilekit", f"verify-4files-j{j}", r,
                              [self.verify_bin, "-j", str(j)] + many)
+        if have_writer and codec == ALTER_SOURCE and not self.a.no_alter:
+            self.run_alter(setting, d, ref)
         if not self.a.keep:
             shutil.rmtree(d, ignore_errors=True)
+
+    def make_alter_template(self):
+        """An HBase root holding an empty table `bench` (family f, VERSIONS 3, ROW bloom), made
+        once by a local HBase (tests/hbase `cluster`): hfile-alter then works on a real table
+        layout (descriptor, region, .regioninfo) whose store file is put in place per run."""
+        if self.alter_template is not None:
+            return self.alter_template or None
+        self.alter_template = ""
+        java = self.java_cmd()
+        if not java or not os.path.exists(self.alter_bin):
+            print("bench: no Java harness or hfile-alter: alter not measured", file=sys.stderr)
+            return None
+        root = os.path.join(self.a.work, "alter-template")
+        script = os.path.join(self.a.work, "alter-template.jsonl")
+        with open(script, "w") as f:
+            f.write(json.dumps({"op": "create", "table": "bench", "families": [
+                {"name": "f", "compression": ALTER_SOURCE, "encoding": "NONE", "bloom": "ROW",
+                 "max_versions": 3}]}) + "\n")
+        _, rc, wall, _ = run_proc(java + ["cluster", "--root", root, "--script", script])
+        if rc != 0:
+            print("bench: the local HBase could not create the alter table: alter not measured",
+                  file=sys.stderr)
+            return None
+        print(f"bench: alter table made by a local HBase in {wall:.0f} s", file=sys.stderr)
+        self.alter_template = root
+        return root
+
+    def alter_record(self, rec, setting, target, variant):
+        rec.update(codec=setting[0], level=setting[1], encoding=setting[2], to_codec=target,
+                   variant=variant)
+        self.alter_runs.append(rec)
+        return rec
+
+    def run_alter(self, setting, d, ref):
+        """`hfile alter` of family f from the setting's codec to each ALTER_TARGETS codec, on a
+        table whose one store file is hfilekit's file of the setting (a fresh copy per run, the
+        copying untimed); against the rewrite floor (the same blocks decompressed, recompressed
+        with the target codec, checksummed, written) and HBase's major compaction of the same
+        file under the new codec (what its alter + major_compact does in the RegionServer)."""
+        template = self.make_alter_template()
+        if not template:
+            return
+        codec, level, enc = setting
+        base = os.path.join(d, "alter-base")
+        shutil.rmtree(base, ignore_errors=True)
+        shutil.copytree(template, base, symlinks=True)
+        table = os.path.join(base, "hbase", "data", "default", "bench")
+        # The family as the setting wrote the file (untimed; no store file yet, nothing to rewrite).
+        out, rc, _, _ = run_proc([self.alter_bin, "--no-compact", table, "--family", "f", "--set",
+                                  f"COMPRESSION={codec}", "--set", f"DATA_BLOCK_ENCODING={enc}"])
+        if rc != 0:
+            print(f"bench: hfile-alter could not set up the alter table: rc {rc}", file=sys.stderr)
+            return
+        regions = [r for r in os.listdir(table) if not r.startswith(".")]
+        java = self.java_cmd()
+        for target in ALTER_TARGETS:
+            print(f"bench: alter {codec}/{enc} -> {target}", file=sys.stderr, flush=True)
+            work_root = os.path.join(d, "alter-run")
+            variants = [("alter", []), ("alter --trust-inputs", ["--trust-inputs"])]
+            for r in range(self.a.reps):
+                for variant, flags in variants:
+                    shutil.rmtree(work_root, ignore_errors=True)
+                    shutil.copytree(base, work_root, symlinks=True)
+                    t = os.path.join(work_root, "hbase", "data", "default", "bench")
+                    shutil.copyfile(ref, os.path.join(t, regions[0], "f", ALTER_STORE_FILE))
+                    cmd = [self.alter_bin, "--json"] + flags + [t, "--family", "f", "--set",
+                                                                 f"COMPRESSION={target}"]
+                    out, rc, wall, rss, rss_exact = run_measured(cmd, d)
+                    rec = {"impl": "hfilekit", "op": "alter", "rep": r, "ok": rc == 0,
+                           "seconds": wall, "cells": self.cell_count, "bytes": self.cell_bytes,
+                           "maxrss_kb": rss, "maxrss_exact": rss_exact, "cmd": " ".join(cmd)}
+                    try:
+                        res = json.loads(out)
+                        rec["cells_out"] = res.get("cells_out")
+                        rec["bytes_out"] = res.get("bytes_out")
+                    except ValueError:
+                        rec["ok"] = False
+                    if rc != 0:
+                        rec["error"] = out[-500:]
+                    self.alter_record(rec, setting, target, variant)
+                fo = self.hb(setting, "floor", "rewrite", r, file=ref,
+                             out=os.path.join(d, "floor.out"), to_codec=target.lower())
+                self.runs.pop()  # kept with the alter measurements, not the main report's
+                self.alter_record(fo, setting, target, "floor")
+            if java and not self.a.no_hbase:
+                cmd = java + ["bench", "--dir", self.data, "--work", d, "--compression",
+                              codec.lower(), "--level", str(level), "--encoding", enc, "--ops",
+                              "alter", "--scan-file", ref, "--to-compression", target.lower(),
+                              "--reps", str(self.a.reps), "--warmup", str(self.a.warmup)]
+                out, rc, wall, rss = run_proc(cmd)
+                for line in out.splitlines():
+                    if line.startswith("{"):
+                        rec = json.loads(line)
+                        # MB/s over the input cell bytes, as for hfilekit and the floor.
+                        rec["bytes"], rec["cells_in"] = self.cell_bytes, rec.get("cells")
+                        rec["cells_out"] = rec.get("items")
+                        rec["jvm_maxrss_kb"] = rss
+                        self.alter_record(rec, setting, target, "hbase")
+            shutil.rmtree(work_root, ignore_errors=True)
 
     def settings(self):
         if self.a.quick:
@@ -231,6 +358,66 @@ class Bench:
             s += [(c, l, e) for e in ENCODINGS[1:] for c, l in (("NONE", 0), ("LZ4", 0))]
             return s
         return [(c, l, e) for e in ENCODINGS for c, l in CODECS]
+
+
+def write_alter_report(meta, runs, out_dir):
+    """alter.json (every alter run) and alter.md: per setting and target codec, the median
+    MB/s (input cell bytes / wall seconds) of hfile alter, with --trust-inputs, of the rewrite
+    floor and of HBase's major compaction under the new codec; hfilekit / floor and hfilekit /
+    HBase as medians of pair-by-pair ratios (run i with run i); peak RSS."""
+    with open(os.path.join(out_dir, "alter.json"), "w") as f:
+        json.dump({"meta": meta, "runs": runs}, f, indent=1)
+    groups = {}
+    for r in runs:
+        key = (codec_label(r["codec"], r["level"]), r["encoding"], r["to_codec"])
+        groups.setdefault(key, {}).setdefault(r["variant"], []).append(r)
+
+    def ok(rs):
+        return sorted((r for r in rs if r.get("ok") and r.get("rep", 0) >= 0),
+                      key=lambda r: r["rep"])
+
+    def mbs(r):
+        return r["bytes"] / r["seconds"] / 1e6
+
+    def paired(xs, ys):
+        ratios = [mbs(x) / mbs(y) for x, y in zip(xs, ys)]
+        return statistics.median(ratios) if ratios else None
+
+    lines = ["# hfile alter: codec change of a family", "",
+             f"{meta['mode']} run, {meta['data']['bytes'] / 2**20:.0f} MiB of cells "
+             f"({meta['data']['cells']} cells), {meta['reps']} timed runs, git {meta['git']}, "
+             f"{meta['date']}.", "",
+             "MB/s = input cell bytes / wall seconds of the whole process (hfile alter: its "
+             "input check, the major compaction under the new codec, the output's cell-for-cell "
+             "verification, the commit). Floor = the rewrite floor: the same data blocks read, "
+             "CRC-checked, decompressed, recompressed with the target codec, checksummed and "
+             "written (no cell decoding, nothing dropped). HBase = StoreFileScanner + "
+             "StoreScanner(COMPACT_DROP_DELETES, VERSIONS 3) + StoreFileWriter with the new codec "
+             "on the same file, warmed-up JVM, timed inside it. Ratios: medians of run-by-run "
+             "ratios. Peak RSS: the largest of hfile alter's runs, from GNU time's %M (marked * "
+             "where it had to come from wait4, which cannot report less than the bench driver's "
+             "own RSS).", "",
+             "| setting | to | hfile alter MB/s | --trust-inputs MB/s | floor MB/s | HBase MB/s "
+             "| alter / floor | trust / floor | alter / HBase | alter peak RSS | cells in -> out |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (codec, enc, to), v in sorted(groups.items()):
+        al, tr, fl, hb = (ok(v.get(k, [])) for k in ("alter", "alter --trust-inputs", "floor", "hbase"))
+
+        def med(rs):
+            return f"{statistics.median(mbs(r) for r in rs):.0f}" if rs else "-"
+
+        def fmt(x):
+            return f"{x:.2f}x" if x else "-"
+        rss = (f"{max(r['maxrss_kb'] for r in al) / 1024:.1f} MiB"
+               + ("" if all(r.get("maxrss_exact") for r in al) else " *")) if al else "-"
+        cells = f"{al[0]['cells']} -> {al[0].get('cells_out')}" if al else "-"
+        lines.append(f"| {codec}/{enc} | {to} | {med(al)} | {med(tr)} | {med(fl)} | {med(hb)} | "
+                     f"{fmt(paired(al, fl))} | {fmt(paired(tr, fl))} | {fmt(paired(al, hb))} | "
+                     f"{rss} | {cells} |")
+    lines.append("")
+    with open(os.path.join(out_dir, "alter.md"), "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
 
 
 def main():
@@ -245,6 +432,8 @@ def main():
     ap.add_argument("--reps", type=int, default=None)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--no-hbase", action="store_true")
+    ap.add_argument("--no-alter", action="store_true",
+                    help="leave out the `hfile alter` measurement (SNAPPY settings)")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--keep-page-cache", action="store_true",
                     help="do not drop the page cache before each setting (done when root)")
@@ -281,6 +470,8 @@ def main():
         json.dump({"meta": meta, "runs": b.runs}, f, indent=1)
     subprocess.run([sys.executable, os.path.join(HERE, "bench_report.py"),
                     os.path.join(a.out, "raw.json"), a.out], check=True)
+    if b.alter_runs:
+        write_alter_report(meta, b.alter_runs, a.out)
     if not a.keep:
         shutil.rmtree(a.work, ignore_errors=True)
 

@@ -56,13 +56,15 @@ import org.apache.hadoop.hbase.util.ChecksumType;
  *
  * <pre>
  * bench --dir DIR --work DIR --compression C [--level L] [--encoding E] [--ops LIST]
- *       [--scan-file HFILE] [--reps N] [--warmup N]
+ *       [--scan-file HFILE] [--to-compression C] [--reps N] [--warmup N]
  * </pre>
  * ops: write (cells.bin through StoreFileWriter), scan (HFileScanner over --scan-file, default
  * the written file), get / get-bloom (gets.bin, StoreFileScanner seek per row, the row bloom
  * consulted first for get-bloom), compact (part0..3.bin written as four store files, then
  * StoreFileScanners + StoreScanner(COMPACT_DROP_DELETES, VERSIONS 1) + StoreFileWriter; only
- * the compaction is timed).
+ * the compaction is timed), alter (what a RegionServer's major compaction does after an
+ * `alter` of the codec: --scan-file, default the written file, through one StoreFileScanner +
+ * StoreScanner(COMPACT_DROP_DELETES, VERSIONS 3) + StoreFileWriter with --to-compression).
  */
 final class BenchCommand {
   private static final byte[] FAMILY = Bytes.toBytes("f");
@@ -87,6 +89,7 @@ final class BenchCommand {
       DataBlockEncoding.valueOf(a.get("encoding", "NONE").toUpperCase(Locale.ROOT));
     List<String> ops = Arrays.asList(a.get("ops", "write,scan,get,get-bloom,compact").split(","));
     String scanFile = a.get("scan-file", null);
+    String toCompression = a.get("to-compression", null);
     int reps = a.getInt("reps", 3);
     int warmup = a.getInt("warmup", 1);
     a.checkAllUsed();
@@ -132,7 +135,19 @@ final class BenchCommand {
             inputs.add(p);
           }
           Path outPath = new Path(work, "hbase-compacted.hfile");
-          body = rep -> compact(conf, fs, ctx, inputs, outPath);
+          body = rep -> compact(conf, fs, ctx, inputs, outPath, 1);
+          break;
+        }
+        case "alter": {
+          if (toCompression == null) {
+            throw new IllegalArgumentException("alter needs --to-compression");
+          }
+          Compression.Algorithm to = Compression.getCompressionAlgorithmByName(
+            toCompression.toLowerCase(Locale.ROOT));
+          HFileContext toCtx = new HFileContextBuilder(ctx).withCompression(to).build();
+          Path p = scanFile != null ? new Path(scanFile) : written;
+          Path outPath = new Path(work, "hbase-altered.hfile");
+          body = rep -> compact(conf, fs, toCtx, Arrays.asList(p), outPath, 3);
           break;
         }
         default:
@@ -294,7 +309,7 @@ final class BenchCommand {
   }
 
   static Result compact(Configuration conf, FileSystem fs, HFileContext ctx, List<Path> inputs,
-    Path outPath) throws IOException {
+    Path outPath, int maxVersions) throws IOException {
     Result r = new Result();
     List<HStoreFile> files = new ArrayList<>();
     List<KeyValueScanner> scanners = new ArrayList<>();
@@ -307,7 +322,7 @@ final class BenchCommand {
       scanners.add(sf.getReader().getStoreFileScanner(false, false, true, Long.MAX_VALUE,
         --order, false));
     }
-    ScanInfo scanInfo = new ScanInfo(conf, FAMILY, 0, 1, Long.MAX_VALUE, KeepDeletedCells.FALSE,
+    ScanInfo scanInfo = new ScanInfo(conf, FAMILY, 0, maxVersions, Long.MAX_VALUE, KeepDeletedCells.FALSE,
       65536, 0, CellComparatorImpl.COMPARATOR, false);
     StoreFileWriter w = newWriter(conf, fs, ctx, outPath);
     long maxSeq = 0;

@@ -46,6 +46,7 @@ final class ClusterCommand {
     File root = new File(a.require("root"));
     List<String> script = Files.readAllLines(Paths.get(a.require("script")), StandardCharsets.UTF_8);
     a.checkAllUsed();
+    boolean stuck = false;
     try (LocalCluster cluster = new LocalCluster(root); Admin admin = cluster.connection().getAdmin()) {
       for (String line : script) {
         if (line.isBlank()) {
@@ -71,10 +72,18 @@ final class ClusterCommand {
             admin.flush(table);
             break;
           case "compact":
-            compact(admin, table, op.has("major") && op.get("major").getAsBoolean());
+            if (!compact(admin, table, op.has("major") && op.get("major").getAsBoolean(),
+                op.has("timeout_s") ? op.get("timeout_s").getAsInt() : 0)) {
+              out.println("{\"kind\":\"compact\",\"table\":" + Json.str(table.getNameAsString())
+                + ",\"finished\":false}");
+              stuck = true;
+            }
             break;
           case "scan":
-            scan(cluster, table, !op.has("raw") || op.get("raw").getAsBoolean(), out);
+            if (!scan(cluster, table, !op.has("raw") || op.get("raw").getAsBoolean(),
+                op.has("timeout_s") ? op.get("timeout_s").getAsInt() : 0, out)) {
+              stuck = true;
+            }
             break;
           case "bulkload":
             bulkload(cluster, table, op, out);
@@ -95,20 +104,33 @@ final class ClusterCommand {
             throw new IllegalArgumentException("unknown op in script: " + line);
         }
       }
+      if (stuck) {
+        // A compaction or scan that never finishes keeps the RegionServer from stopping (it does
+        // not react to interrupts): end the JVM without the clean shutdown; the root is left
+        // unclean.
+        out.flush();
+        System.err.println("cluster: a compaction or scan did not finish; halting without shutdown");
+        Runtime.getRuntime().halt(0);
+      }
     }
   }
 
-  /** {"op":"create","table":T,"families":[{"name":F,"compression":..,"encoding":..,"bloom":..,"max_versions":N}]} */
+  /**
+   * {"op":"create","table":T,"families":[{"name":F,"compression":..,"encoding":..,"bloom":..,
+   * "max_versions":N[,"set":{KEY:VALUE,...}][,"configuration":{KEY:VALUE,...}]}]}
+   */
   private static void create(Admin admin, TableName table, JsonObject op) throws IOException {
     TableDescriptorBuilder tdb = TableDescriptorBuilder.newBuilder(table);
     for (JsonElement e : op.getAsJsonArray("families")) {
       JsonObject f = e.getAsJsonObject();
-      tdb.setColumnFamily(ColumnFamilyDescriptorBuilder.newBuilder(bytes(f, "name"))
+      ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(bytes(f, "name"))
         .setCompressionType(Compression.getCompressionAlgorithmByName(
           string(f, "compression", "none").toLowerCase(Locale.ROOT)))
         .setDataBlockEncoding(DataBlockEncoding.valueOf(string(f, "encoding", "NONE")))
         .setBloomFilterType(BloomType.valueOf(string(f, "bloom", "ROW")))
-        .setMaxVersions(f.has("max_versions") ? f.get("max_versions").getAsInt() : 1).build());
+        .setMaxVersions(f.has("max_versions") ? f.get("max_versions").getAsInt() : 1);
+      setValues(b, f);
+      tdb.setColumnFamily(b.build());
     }
     if (op.has("splits")) {
       JsonArray splits = op.getAsJsonArray("splits");
@@ -142,11 +164,18 @@ final class ClusterCommand {
       + ",\"files\":" + loaded.size() + "}");
   }
 
-  /** {"op":"put","table":T,"row":R,"family":F,"qualifier":Q,"value":V[,"timestamp":N]} */
+  /**
+   * {"op":"put","table":T,"row":R,"family":F,"qualifier":Q,"value":V[,"timestamp":N][,"ttl":MS]}:
+   * "ttl" is a cell TTL (Put#setTTL), stored as a TTL tag (type 8) on the cell.
+   */
   private static Put put(JsonObject op) {
     Put p = new Put(bytes(op, "row"));
     long ts = op.has("timestamp") ? op.get("timestamp").getAsLong() : p.getTimestamp();
-    return p.addColumn(bytes(op, "family"), bytes(op, "qualifier"), ts, bytes(op, "value"));
+    p.addColumn(bytes(op, "family"), bytes(op, "qualifier"), ts, bytes(op, "value"));
+    if (op.has("ttl")) {
+      p.setTTL(op.get("ttl").getAsLong());
+    }
+    return p;
   }
 
   /**
@@ -186,10 +215,25 @@ final class ClusterCommand {
     byte[] family = bytes(op, "family");
     ColumnFamilyDescriptorBuilder b =
       ColumnFamilyDescriptorBuilder.newBuilder(admin.getDescriptor(table).getColumnFamily(family));
-    for (Map.Entry<String, JsonElement> e : op.getAsJsonObject("set").entrySet()) {
-      b.setValue(e.getKey(), e.getValue().getAsString());
-    }
+    setValues(b, op);
     admin.modifyColumnFamily(table, b.build());
+  }
+
+  /**
+   * The "set" values (setValue, as the shell stores KEY => VALUE) and the "configuration" entries
+   * (the shell's CONFIGURATION => {KEY => VALUE}) of a family op.
+   */
+  private static void setValues(ColumnFamilyDescriptorBuilder b, JsonObject op) {
+    if (op.has("set")) {
+      for (Map.Entry<String, JsonElement> e : op.getAsJsonObject("set").entrySet()) {
+        b.setValue(e.getKey(), e.getValue().getAsString());
+      }
+    }
+    if (op.has("configuration")) {
+      for (Map.Entry<String, JsonElement> e : op.getAsJsonObject("configuration").entrySet()) {
+        b.setConfiguration(e.getKey(), e.getValue().getAsString());
+      }
+    }
   }
 
   /**
@@ -198,11 +242,7 @@ final class ClusterCommand {
    */
   private static org.apache.hadoop.hbase.client.ColumnFamilyDescriptor family(JsonObject op) {
     ColumnFamilyDescriptorBuilder b = ColumnFamilyDescriptorBuilder.newBuilder(bytes(op, "family"));
-    if (op.has("set")) {
-      for (Map.Entry<String, JsonElement> e : op.getAsJsonObject("set").entrySet()) {
-        b.setValue(e.getKey(), e.getValue().getAsString());
-      }
-    }
+    setValues(b, op);
     return b.build();
   }
 
@@ -238,8 +278,12 @@ final class ClusterCommand {
     return sb.append("}").toString();
   }
 
-  /** Requests a compaction and waits for it: Admin#compact only queues the request. */
-  private static void compact(Admin admin, TableName table, boolean major)
+  /**
+   * Requests a compaction and waits for it: Admin#compact only queues the request. timeoutS 0:
+   * an error after 120 s; otherwise false after timeoutS seconds ({"timeout_s":N}: the script
+   * goes on and prints {"kind":"compact","table":T,"finished":false}).
+   */
+  private static boolean compact(Admin admin, TableName table, boolean major, int timeoutS)
     throws IOException, InterruptedException {
     if (major) {
       admin.majorCompact(table);
@@ -247,32 +291,73 @@ final class ClusterCommand {
       admin.compact(table);
     }
     Thread.sleep(500); // the request reaches the RegionServer asynchronously
-    long deadline = System.currentTimeMillis() + 120_000;
+    long deadline = System.currentTimeMillis() + (timeoutS > 0 ? timeoutS : 120) * 1000L;
     while (admin.getCompactionState(table) != CompactionState.NONE) {
       if (System.currentTimeMillis() > deadline) {
+        if (timeoutS > 0) {
+          return false;
+        }
         throw new IOException("compaction of " + table + " did not finish in 120 s");
       }
       Thread.sleep(200);
     }
+    return true;
   }
 
   /**
    * Scan of all versions: raw (default) includes delete markers and deleted cells as they are in
    * the store files; {"raw":false} is what a client reads.
    */
-  private static void scan(LocalCluster cluster, TableName table, boolean raw, PrintStream out)
-      throws IOException {
+  private static boolean scan(LocalCluster cluster, TableName table, boolean raw, int timeoutS,
+      PrintStream out) throws IOException, InterruptedException {
     Scan s = new Scan().setRaw(raw).readAllVersions();
     if (!raw) {
       out.println("{\"kind\":\"scan\",\"raw\":false}");  // separates it from a raw scan
     }
-    try (Table t = cluster.connection().getTable(table); ResultScanner rs = t.getScanner(s)) {
-      for (Result r : rs) {
-        for (Cell c : r.rawCells()) {
-          out.println(Json.cell(c));
+    java.util.concurrent.Callable<List<String>> body = () -> {
+      List<String> cells = new java.util.ArrayList<>();
+      try (Table t = cluster.connection().getTable(table); ResultScanner rs = t.getScanner(s)) {
+        for (Result r : rs) {
+          for (Cell c : r.rawCells()) {
+            cells.add(Json.cell(c));
+          }
         }
       }
+      return cells;
+    };
+    List<String> cells;
+    if (timeoutS <= 0) {
+      try {
+        cells = body.call();
+      } catch (IOException | RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IOException(e);
+      }
+    } else {
+      // {"timeout_s":N}: a scan that has not finished after N s (a RegionServer scanner that
+      // never returns) prints {"kind":"scan","raw":R,"finished":false} instead of its cells.
+      java.util.concurrent.ExecutorService ex = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread th = new Thread(r, "harness-scan");
+        th.setDaemon(true);
+        return th;
+      });
+      java.util.concurrent.Future<List<String>> f = ex.submit(body);
+      ex.shutdown();
+      try {
+        cells = f.get(timeoutS, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        f.cancel(true);
+        out.println("{\"kind\":\"scan\",\"raw\":" + raw + ",\"finished\":false}");
+        return false;
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IOException("scan of " + table, e.getCause());
+      }
     }
+    for (String c : cells) {
+      out.println(c);
+    }
+    return true;
   }
 
   private static byte[] bytes(JsonObject o, String key) {
