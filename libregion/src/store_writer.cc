@@ -57,7 +57,7 @@ size_t StoreWriter::RangeOf(const Slice& row) const {
 Status StoreWriter::OpenRange(size_t range) {
   auto out = std::make_unique<Output>();
   out->info.range = range;
-  out->info.name = NewStoreFileName();
+  out->info.name = NewStoreFileName() + o_.name_suffix;
   out->info.path = JoinPath(o_.dir, out->info.name);
   HFILE_ASSIGN_OR_RETURN(out->writer, Writer::Create(out->info.path, o_.writer));
   current_ = out.get();

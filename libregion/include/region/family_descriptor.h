@@ -62,6 +62,12 @@ class FamilyDescriptor {
   static FamilyDescriptor WithDefaults(std::string name);
 
   const std::string& name() const { return name_; }
+  // The same attributes and configuration under another name (copy-family).
+  FamilyDescriptor Renamed(std::string name) const {
+    FamilyDescriptor f = *this;
+    f.name_ = std::move(name);
+    return f;
+  }
 
   // Raw maps (on-disk order).
   const std::vector<Entry>& values() const { return values_; }

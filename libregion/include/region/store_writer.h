@@ -42,6 +42,9 @@ struct StoreWriterOptions {
   // One (empty) output even when no cell is added: a compaction whose every cell is dropped
   // still leaves a file, as HBase's compactor does (its file info carries the sequence id).
   bool write_empty = false;
+  // Appended to every output's fresh name: "_SeqId_<n>_" keeps a bulk-loaded file's sequence id
+  // in its name, where HBase reads it (REGION_LAYOUT §4.5).
+  std::string name_suffix;
   // Set to stop: Add returns an IOError "interrupted" (polled every few thousand cells).
   const std::atomic<bool>* cancel = nullptr;
   // Called once, after the first cell is written ("output-started"), and after the outputs are
