@@ -24,6 +24,7 @@ const char* const kTools[][2] = {
     {"rewrite", "rewrite HFiles with other codec, encoding, bloom or block settings"},
     {"compact", "compact a region's store files offline, as HBase would"},
     {"alter", "alter a table offline: new descriptor, affected stores rewritten at once"},
+    {"copy-family", "copy a family under a new name offline (HBase has no rename)"},
 };
 
 bool IsTool(const std::string& name) {
@@ -45,7 +46,7 @@ void Usage(std::ostream& out) {
          "tools:\n";
   for (const auto& t : kTools) {
     std::string name = t[0];
-    out << "  " << name << std::string(11 - name.size(), ' ') << t[1] << "\n";
+    out << "  " << name << std::string(13 - name.size(), ' ') << t[1] << "\n";
   }
   out << "\n'hfile help <tool>' shows a tool's options. Exit codes: 0 ok, 1 usage error, "
          "2 corruption found, 3 unreadable (see hfile(1)).\n";

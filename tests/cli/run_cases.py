@@ -151,7 +151,9 @@ def main():
 
 
 def run_case(c, env, bin_dir, tmp):
+    # The tools under test are on PATH for setup and check lines too.
     shell_env = dict(os.environ, **env)
+    shell_env["PATH"] = bin_dir + os.pathsep + shell_env.get("PATH", "")
     for line in c["setup"]:
         r = subprocess.run(["bash", "-c", "set -e; " + line], cwd=tmp, env=shell_env,
                            capture_output=True, text=True)
