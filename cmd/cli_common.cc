@@ -114,6 +114,17 @@ std::function<void(const std::string&)> CrashAtCheckpoint(const std::string& spe
   };
 }
 
+void AddRegionFlags(CLI::App& app, RegionArgs* args, const std::string& what) {
+  app.add_option("-r,--region", args->regions, "A region directory (repeatable): " + what);
+  app.add_option("--table", args->tables,
+                 "A table directory (or, with --root, a table name ns:name): " + what +
+                     ", for every region");
+  app.add_option("--snapshot", args->snapshots,
+                 "A snapshot directory (or, with --root, a snapshot name): " + what +
+                     ", for every region");
+  app.add_option("--root", args->root, "The HBase root dir that --table/--snapshot names are in");
+}
+
 std::vector<region::RegionSet> OpenRegionSets(const RegionArgs& args, const std::string& tool,
                                               std::ostream& err, int* code) {
   std::vector<region::RegionSet> out;

@@ -78,6 +78,9 @@ struct RegionArgs {
   std::string root;
   bool empty() const { return tables.empty() && regions.empty() && snapshots.empty(); }
 };
+// The one target flag block of the reading tools: -r/--region, --table, --snapshot, --root.
+// `what` says what the tool does with each ("describe it, or with -p/-e its cells").
+void AddRegionFlags(CLI::App& app, RegionArgs* args, const std::string& what);
 // Opens each named table, region and snapshot; a failure is printed on `err` as "<tool>:
 // <status>" and worsens `*code`.
 std::vector<region::RegionSet> OpenRegionSets(const RegionArgs& args, const std::string& tool,

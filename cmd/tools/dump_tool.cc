@@ -29,13 +29,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   bool hex = false, no_checksums = false;
   app.add_option("files", files, "HFiles to dump");
   app.add_option("-f,--file", files, "An HFile to dump (repeatable)");
-  app.add_option("-r,--region", regions.regions,
-                 "A region directory: describe it, or with -p/-e its cells merged in scan order");
-  app.add_option("--table", regions.tables,
-                 "A table directory (or, with --root, a table name ns:name): describe, or cells");
-  app.add_option("--snapshot", regions.snapshots,
-                 "A snapshot directory (or, with --root, a snapshot name): describe, or cells");
-  app.add_option("--root", regions.root, "The HBase root dir that --table/--snapshot names are in");
+  AddRegionFlags(app, &regions, "describe it, or with -p/-e its cells merged in scan order");
   app.add_option("--family", ro.families, "With --table/--region/--snapshot: only this family "
                                           "(repeatable)");
   app.add_flag("-p,--printkv", o.print_cells, "Print every cell: key, value and tags");

@@ -29,13 +29,7 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   bool json = false, quiet = false, no_blooms = false, no_key_ranges = false;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   app.add_option("files", files, "HFiles to check");
-  app.add_option("-r,--region", regions.regions,
-                 "A region directory: check its store files and its layout (repeatable)");
-  app.add_option("--table", regions.tables,
-                 "A table directory (or, with --root, a table name ns:name): check every region");
-  app.add_option("--snapshot", regions.snapshots,
-                 "A snapshot directory (or, with --root, a snapshot name): check every region");
-  app.add_option("--root", regions.root, "The HBase root dir that --table/--snapshot names are in");
+  AddRegionFlags(app, &regions, "check its store files and its layout");
   app.add_flag("--json", json, "One JSON object per file, table, region or snapshot");
   app.add_flag("-q,--quiet", quiet, "Print only files with problems (and no info findings)");
   app.add_flag("--no-blooms", no_blooms, "Skip the bloom filter checks");
