@@ -155,6 +155,20 @@ void EncodeTimeRange(const TimeRange& tr, std::string* dst) {
   PutFixed64BE(dst, static_cast<uint64_t>(tr.max));
 }
 
+std::optional<std::vector<std::string>> DecodeCompactionEvent(const Slice& value) {
+  if (!value.starts_with(Slice(kPbufMagic, 4))) return std::nullopt;
+  pb::CompactionEventTracker p;
+  if (!ParseQuietly(&p, value.data() + 4, value.size() - 4)) return std::nullopt;
+  return std::vector<std::string>(p.compacted_store_file().begin(), p.compacted_store_file().end());
+}
+
+void EncodeCompactionEvent(const std::vector<std::string>& files, std::string* dst) {
+  pb::CompactionEventTracker p;
+  for (const auto& f : files) p.add_compacted_store_file(f);
+  dst->append(kPbufMagic, 4);
+  p.AppendToString(dst);
+}
+
 std::string DescribeKey(const Slice& key, ComparatorKind kind) {
   if (kind == ComparatorKind::kRawBytes || !IsValidKey(key)) return ToStringBinary(key);
   std::string s;
@@ -197,13 +211,12 @@ std::string DescribeFileInfoValue(const Slice& key, const Slice& value, Comparat
     if (!tr) return ToStringBinary(value);
     return fmt::format("{}...{}", tr->min, tr->max);
   }
-  if (k == kCompactionEvent && value.starts_with(Slice(kPbufMagic, 4))) {
-    pb::CompactionEventTracker p;
-    if (ParseQuietly(&p, value.data() + 4, value.size() - 4)) {
+  if (k == kCompactionEvent) {
+    if (auto files = DecodeCompactionEvent(value)) {
       std::string s = "[";
-      for (int i = 0; i < p.compacted_store_file_size(); ++i) {
+      for (size_t i = 0; i < files->size(); ++i) {
         if (i) s += ", ";
-        s += ToStringBinary(p.compacted_store_file(i));
+        s += ToStringBinary((*files)[i]);
       }
       return s + "]";
     }

@@ -19,15 +19,6 @@ namespace hfile {
 
 namespace {
 
-std::string CompactionEventBytes(const std::vector<std::string>& files) {
-  std::string v = "PBUF";
-  for (const auto& f : files) {  // repeated bytes compacted_store_file = 1
-    v.push_back(0x0A);
-    PutVarint32(&v, static_cast<uint32_t>(f.size()));
-    v.append(f);
-  }
-  return v;
-}
 
 }  // namespace
 
@@ -67,7 +58,11 @@ void Writer::Rep::BuildFileInfo(FileInfo* info) const {
   }
   if (o.max_seq_id) info->SetInt64(k::kMaxSeqId, *o.max_seq_id);
   if (o.major_compaction) info->SetBool(k::kMajorCompaction, *o.major_compaction);
-  if (o.compaction_event) info->Set(k::kCompactionEvent, CompactionEventBytes(*o.compaction_event));
+  if (o.compaction_event) {
+    std::string v;
+    EncodeCompactionEvent(*o.compaction_event, &v);
+    info->Set(k::kCompactionEvent, v);
+  }
   if (o.mob_cells_count) info->SetInt64(k::kMobCellsCount, *o.mob_cells_count);
   if (o.bulkload_timestamp) info->SetInt64(k::kBulkloadTimestamp, *o.bulkload_timestamp);
   if (o.bulkload_source_task) info->Set(k::kBulkloadSourceTask, *o.bulkload_source_task);

@@ -54,7 +54,7 @@ Result<CandidateFile> ReadCandidate(const StoreFile& sf) {
   c.earliest_put_ts = fi.GetInt64(fileinfo::kEarliestPutTs);
   c.max_memstore_ts = fi.GetInt64(fileinfo::kMaxMemstoreTs).value_or(0);
   c.max_tags_len = fi.GetInt32(fileinfo::kMaxTagsLen).value_or(0);
-  if (auto ev = fi.Get(fileinfo::kCompactionEvent)) c.compacted_files = DecodeCompactionEvent(*ev);
+  if (auto ev = fi.Get(fileinfo::kCompactionEvent)) c.compacted_files = hfile::DecodeCompactionEvent(*ev).value_or(std::vector<std::string>());
   return c;
 }
 

@@ -99,7 +99,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
     }
     const StoreFileReader& sr = **r;
     if (auto ev = sr.hfile().file_info().Get(fileinfo::kCompactionEvent))
-      events.push_back({sf.name.name, DecodeCompactionEvent(*ev)});
+      events.push_back({sf.name.name, hfile::DecodeCompactionEvent(*ev).value_or(std::vector<std::string>())});
     if (check_family_bounds) CheckFamilyBounds(sr, dir, sink);
     if (sr.sequence().bulk_loaded) ++fs->bulk_loaded;
     fs->bytes += sr.hfile().file_size();

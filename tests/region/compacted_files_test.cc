@@ -3,6 +3,8 @@
 // verify report them. The planner and the region reader share FindCompactedAway.
 #include "region/compacted_files.h"
 
+#include "hfile/file_info.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -27,16 +29,20 @@ constexpr char kOld[] = "aaaa0000000000000000000000000001";     // compacted awa
 constexpr char kOutput[] = "bbbb0000000000000000000000000002";  // names kOld
 constexpr char kFlush[] = "cccc0000000000000000000000000003";   // unrelated, newer
 
+// hfile::DecodeCompactionEvent parses with protobuf, as HBase does: all or nothing.
 TEST(DecodeCompactionEvent, NamesTruncationAndNoPrefix) {
   using namespace std::string_literals;
-  EXPECT_EQ(DecodeCompactionEvent("PBUF\x0a\x03" "abc\x0a\x01" "d"s),
+  EXPECT_EQ(hfile::DecodeCompactionEvent("PBUF\x0a\x03" "abc\x0a\x01" "d"s),
             (std::vector<std::string>{"abc", "d"}));
-  EXPECT_TRUE(DecodeCompactionEvent("PBUF"s).empty());  // what HBase writes for a flush
-  EXPECT_TRUE(DecodeCompactionEvent("\x0a\x03" "abc"s).empty());
-  // A length running past the end stops decoding; what came before is kept.
-  EXPECT_EQ(DecodeCompactionEvent("PBUF\x0a\x01x\x0a\x09" "ab"s), std::vector<std::string>{"x"});
-  // A field that is not length-delimited is damage: stop.
-  EXPECT_TRUE(DecodeCompactionEvent("PBUF\x08\x01\x0a\x01x"s).empty());
+  EXPECT_EQ(hfile::DecodeCompactionEvent("PBUF"s), std::vector<std::string>{});  // a flush
+  EXPECT_FALSE(hfile::DecodeCompactionEvent("\x0a\x03" "abc"s));
+  // A length running past the end: damage, no names.
+  EXPECT_FALSE(hfile::DecodeCompactionEvent("PBUF\x0a\x01x\x0a\x09" "ab"s));
+  // A field of another wire type is an unknown field to protobuf (and to HBase): skipped.
+  EXPECT_EQ(hfile::DecodeCompactionEvent("PBUF\x08\x01\x0a\x01x"s), std::vector<std::string>{"x"});
+  std::string enc;
+  EncodeCompactionEvent({"abc", "d"}, &enc);
+  EXPECT_EQ(enc, "PBUF\x0a\x03" "abc\x0a\x01" "d"s);
 }
 
 TEST(FindCompactedAway, PresentOthersOnlyOnceInOrder) {

@@ -90,6 +90,11 @@ struct TimeRange {
 std::optional<TimeRange> DecodeTimeRange(const Slice& value);
 void EncodeTimeRange(const TimeRange& tr, std::string* dst);
 
+// COMPACTION_EVENT_KEY value: "PBUF" + CompactionEventTracker (the names of the store files a
+// compaction replaced). nullopt when it does not parse.
+std::optional<std::vector<std::string>> DecodeCompactionEvent(const Slice& value);
+void EncodeCompactionEvent(const std::vector<std::string>& files, std::string* dst);
+
 // A readable rendering of a file-info value: numbers for the integer keys, key strings for
 // LASTKEY and friends, "true"/"false" for booleans, the two timestamps of TIMERANGE; unknown
 // keys as Bytes.toStringBinary.

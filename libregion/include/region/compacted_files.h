@@ -27,9 +27,7 @@
 
 namespace hfile::region {
 
-// The names a COMPACTION_EVENT_KEY value lists. Empty when the value lacks the "PBUF" prefix;
-// decoding stops at the first malformed field (names read up to there are kept).
-std::vector<std::string> DecodeCompactionEvent(const Slice& value);
+// COMPACTION_EVENT_KEY values are decoded by hfile::DecodeCompactionEvent (hfile/file_info.h).
 
 // One compacted-away entry of a store and the entry whose COMPACTION_EVENT_KEY names it.
 struct CompactedAway {
