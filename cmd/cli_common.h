@@ -100,6 +100,7 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
 int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 

@@ -24,6 +24,7 @@ const char* const kTools[][2] = {
     {"rewrite", "rewrite HFiles with other codec, encoding, bloom or block settings"},
     {"compact", "compact a region's store files offline, as HBase would"},
     {"alter", "alter a table offline: new descriptor, affected stores rewritten at once"},
+    {"split", "split an HFile at rows, or a region into two daughters, offline"},
 };
 
 bool IsTool(const std::string& name) {
