@@ -158,8 +158,21 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
     if (used != target.size()) return UsageError(err, kTool, "unexpected argument: " + target[used]);
     path = t->path();
   }
-  if (std::error_code ec; !std::filesystem::exists(path, ec))
+  if (std::error_code ec; !std::filesystem::exists(path, ec)) {
+    // A region an interrupted split already archived: its table's journal finishes the split.
+    auto p = std::filesystem::path(path).lexically_normal();
+    if (p.filename().empty()) p = p.parent_path();
+    const std::string table_dir = p.parent_path().string();
+    std::vector<std::string> log;
+    if (std::filesystem::exists(table_dir + "/.hfile-journal", ec) &&
+        region::FinishInterruptedSplit(table_dir, now.value_or(0), &log).ok()) {
+      for (const auto& l : log) out << l << "\n";
+      out << "finished the interrupted transaction of " << table_dir << "; " << path
+          << " is no longer there\n";
+      return kExitOk;
+    }
     return ReportError(err, kTool, Status::NotFound(path, "No such file or directory"));
+  }
   region::RegionSplitOptions o;
   if (!at.empty()) {
     auto b = ParseBytesArg(at, hex);

@@ -152,6 +152,15 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
     }
   }
 
+  // The FILE store-file tracker lists a store's files in .filelist/: daughters written without
+  // one would read as empty stores.
+  HFILE_ASSIGN_OR_RETURN(RegionDir scanned, ScanRegionDir(plan.root_dir, plan.region_dir));
+  for (const auto& f : scanned.families)
+    if (f.tracker)
+      return Status::NotSupported(fmt::format(
+          "family {} uses the FILE store-file tracker (.filelist/); splitting such a region "
+          "offline is not supported", f.name), region_dir);
+
   SplitPointOptions spo;
   spo.split_row = options.split_row;
   spo.count_sides = true;
@@ -293,6 +302,18 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
 }
 
 }  // namespace
+
+Status FinishInterruptedSplit(const std::string& table_dir, int64_t now_ms,
+                              std::vector<std::string>* log) {
+  const CommitScope scope{table_dir, ""};
+  HFILE_ASSIGN_OR_RETURN(auto j, ReadJournal(scope));
+  if (!j) return Status::NotFound(table_dir, "no interrupted transaction to finish");
+  DirLock lock;
+  HFILE_RETURN_IF_ERROR(lock.Acquire(table_dir));
+  CommitOptions copts;
+  copts.now_ms = now_ms;
+  return RecoverTransaction(scope, copts, log);
+}
 
 Status RunRegionSplit(const RegionSplitPlan& plan, const RegionSplitOptions& options,
                       RegionSplitReport* report) {

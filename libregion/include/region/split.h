@@ -23,7 +23,7 @@
 // Region split:
 //   * split row: options.split_row, else ComputeSplitPoint's (HBase's choice, REGION_LAYOUT
 //     §5.2); refused when it is outside the region or equal to its start key;
-//   * refused: hbase:meta, a region with References (split again only after a compaction, as
+//   * refused: a family with the FILE store-file tracker's .filelist/; hbase:meta, a region with References (split again only after a compaction, as
 //     HBase), one that PlanCompaction refuses as online or unclean (--force overrides those),
 //     a parent already marked split;
 //   * daughters (RegionInfoBuilder; SplitTableRegionProcedure.getDaughterRegionIdTimestamp):
@@ -121,6 +121,11 @@ struct RegionSplitReport {
 // dry run.
 Status RunRegionSplit(const RegionSplitPlan& plan, const RegionSplitOptions& options,
                       RegionSplitReport* report);
+
+// For a region dir that is gone because an interrupted split had already archived it: finishes
+// the table's journal (RecoverTransaction, under the table's lock). NotFound when there is none.
+Status FinishInterruptedSplit(const std::string& table_dir, int64_t now_ms,
+                              std::vector<std::string>* log);
 
 }  // namespace hfile::region
 
