@@ -131,6 +131,14 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
   if (plan.parent.replica_id != 0)
     return Status::NotSupported("a replica region cannot be split", region_dir);
   plan.recovery = DescribeRecovery(CommitScope{plan.table_dir, ""});
+  // Another tool's follow-up work (an alter's rewrites) lives in the same journal: a split's
+  // transaction would replace it.
+  HFILE_ASSIGN_OR_RETURN(auto journal, ReadJournal(CommitScope{plan.table_dir, ""}));
+  if (journal && journal->state == JournalState::State::kPending)
+    return Status::NotSupported(fmt::format(
+        "the table's journal holds pending work of hfile-{}; run hfile-{} on the table to "
+        "finish it before splitting", journal->transaction.tool, journal->transaction.tool),
+        plan.table_dir);
 
   // Compact's checks: online/unclean (refusals, --force) and what must never be touched.
   CompactOptions check;

@@ -218,6 +218,41 @@ struct Big : Table {
   }
 };
 
+// A bulk-loaded file keeps its "_SeqId_<n>_" name (its sequence id) and bulk-load file info in
+// both halves.
+TEST(RegionSplit, BulkLoadedFileKeepsItsSequenceIdName) {
+  Two t("split-bulk");
+  {
+    WriterOptions w;
+    w.bulkload_timestamp = 1234;
+    w.include_mvcc = false;
+    auto wr = Writer::Create(t.Family("cf") + "cccc0001_SeqId_500_", w);
+    ASSERT_TRUE(wr.ok());
+    for (int i = 0; i < 90; i += 10)
+      ASSERT_TRUE((*wr)->Append(V(RowName(i), "cf", 300, 0).view()).ok());
+    ASSERT_TRUE((*wr)->Finish().ok());
+  }
+  const Cells before = RegionCells(t.root, t.region_dir);
+  EXPECT_EQ(before.count("r010/cf:q@300=v-r010#500"), 1u);
+  RegionSplitReport rep;
+  ASSERT_TRUE(Split(t.region_dir, Opts(RowName(45)), &rep).ok());
+  EXPECT_EQ(TableCells(t.root, t.table_dir), before);
+  int bulk = 0;
+  for (const auto& f : rep.files) {
+    if (f.input != "cccc0001_SeqId_500_") continue;
+    ASSERT_EQ(f.outputs_a.size(), 1u);
+    ASSERT_EQ(f.outputs_b.size(), 1u);
+    for (const auto& o : {f.outputs_a[0], f.outputs_b[0]}) {
+      EXPECT_TRUE(o.ends_with("_SeqId_500_")) << o;
+      auto rd = Reader::Open(t.table_dir + "/" + o);
+      ASSERT_TRUE(rd.ok());
+      EXPECT_EQ((*rd)->file_info().GetInt64("BULKLOAD_TIMESTAMP"), 1234);
+      ++bulk;
+    }
+  }
+  EXPECT_EQ(bulk, 2);
+}
+
 TEST(RegionSplit, HBaseSplitPointWhenNoRowIsGiven) {
   Big t("split-auto");
   const Cells before = RegionCells(t.root, t.region_dir);
@@ -259,6 +294,21 @@ TEST(RegionSplit, Refusals) {
   // A reference: refused.
   test::WriteFileOrDie(t.Family("cf") + "aaaa0001.0123456789abcdef0123456789abcdef", "x");
   EXPECT_FALSE(PlanRegionSplit(t.region_dir, Opts(RowName(45))).ok());
+  // Another tool's pending work in the table's journal: refused, the journal kept.
+  {
+    Two p("split-pending");
+    Transaction tx;
+    tx.tool = "alter";
+    tx.pending = {"rewrite cf"};
+    const CommitScope scope{p.table_dir, ""};
+    ASSERT_TRUE(BeginTransaction(scope, tx).ok());
+    ASSERT_TRUE(CommitTransaction(scope, tx).ok());
+    auto refused = PlanRegionSplit(p.region_dir, Opts(RowName(45)));
+    EXPECT_TRUE(refused.status().IsNotSupported()) << refused.status().ToString();
+    auto j = ReadJournal(scope);
+    ASSERT_TRUE(j.ok() && *j);
+    EXPECT_EQ((*j)->transaction.pending, std::vector<std::string>{"rewrite cf"});
+  }
   // Unclean: recovered edits pending.
   Two u("split-unclean");
   fs::create_directories(u.region_dir + "/recovered.edits");
