@@ -321,6 +321,22 @@ TEST(RegionSplit, Refusals) {
   EXPECT_EQ(Regions(u.table_dir).size(), 1u);
 }
 
+// A damaged store file refuses the split: Corruption, the parent untouched, nothing staged.
+TEST(RegionSplit, DamagedInputChangesNothing) {
+  Two t("split-damaged");
+  const std::string victim = t.Family("cf") + "aaaa0002";
+  std::string bytes = test::ReadFileOrDie(victim);
+  bytes[100] ^= 1;
+  test::WriteFileOrDie(victim, bytes);
+  Status s = Split(t.region_dir, Opts(RowName(45)));
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_EQ(Regions(t.table_dir), std::vector<std::string>{t.info.EncodedName()});
+  EXPECT_EQ(test::ReadFileOrDie(victim), bytes);
+  EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal"));
+  for (const auto& e : fs::directory_iterator(t.table_dir))
+    EXPECT_FALSE(e.path().filename().string().starts_with(".hfile-split")) << e.path();
+}
+
 TEST(RegionSplit, SigkillAtEveryStepLeavesParentOrDaughtersAndARerunFinishes) {
   Two pristine("split-kill-pristine");
   const Cells before = RegionCells(pristine.root, pristine.region_dir);
