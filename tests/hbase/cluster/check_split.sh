@@ -10,6 +10,12 @@
 #      .regioninfo); HBase stops (man hfile-split: the master reloads hbase:meta).
 #   4. HBase restarted: enable t1; two regions are served, and raw and client scans equal step
 #      1's.
+#   5. File split: one of the parent's (archived) store files cut by hfile-split --file at r08
+#      and r16 (every cell kept: the outputs' counts add up to the file's); HBase's
+#      completebulkload loads the three outputs into a new table t2, and a copy of the original
+#      file into t3: the raw scans of t2 and t3 are the same (sequence ids aside: a bulk load
+#      gives every cell of a file one, which can make two cells of the original identical, and
+#      HBase then returns one of them, on t2 and t3 alike).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 harness="$here/../harness.sh"
@@ -50,5 +56,40 @@ assert lr == ar, f"raw scans differ after the split ({len(lr)} vs {len(ar)} reco
 assert lc == ac, f"client scans differ after the split ({len(lc)} vs {len(ac)} records)"
 print(f"check_split: HBase restarted on the split table scans the same: {len(ar)} raw records, "
       f"{len(ac)} client-visible")
+PY
+
+orig=$(find "$work/A/hbase/archive/data/default/t1/$parent/f" -type f ! -name '.*' | sort | head -1)
+mkdir -p "$work/bulk/f"
+"$split" --json --file "$orig" --at r08,r16 --out-dir "$work/bulk/f" > "$work/file-split.json"
+cat "$work/file-split.json"
+"$harness" read "$orig" > "$work/orig.jsonl"
+mkdir -p "$work/bulk-orig/f" && cp "$orig" "$work/bulk-orig/f/"
+{ echo '{"op":"create","table":"t2","families":[{"name":"f","max_versions":1000}]}'
+  echo "{\"op\":\"bulkload\",\"table\":\"t2\",\"dir\":\"$work/bulk\"}"
+  echo '{"op":"scan","table":"t2"}'
+  echo '{"op":"create","table":"t3","families":[{"name":"f","max_versions":1000}]}'
+  echo "{\"op\":\"bulkload\",\"table\":\"t3\",\"dir\":\"$work/bulk-orig\"}"
+  echo '{"op":"scan","table":"t3"}'; } > "$work/s.bulk.jsonl"
+"$harness" cluster --root "$work/A" --script "$work/s.bulk.jsonl" > "$work/bulk.out"
+python3 - "$work" <<'PY'
+import json, sys
+w = sys.argv[1]
+split = json.load(open(f"{w}/file-split.json"))
+assert sum(o["cells"] for o in split["outputs"]) == split["cells"] > 0, split
+orig = [json.loads(l) for l in open(f"{w}/orig.jsonl")]
+assert sum(r.get("kind") == "cell" for r in orig) == split["cells"], "hfile-split read another count"
+scans, cur = [], None
+for line in open(f"{w}/bulk.out"):
+    r = json.loads(line)
+    if r.get("kind") == "bulkload":
+        cur = []
+        scans.append(cur)
+    elif r.get("kind") == "cell":
+        r.pop("seqid", None)
+        cur.append(r)
+t2, t3 = scans
+assert t2 and t2 == t3, f"t2 (hfile-split's files, {len(t2)} cells) and t3 (the original, {len(t3)} cells) scan differently"
+print(f"check_split: {len(split['outputs'])} files of hfile-split --file ({split['cells']} cells) bulk-loaded: "
+      f"HBase scans the same {len(t2)} cells as from the original file")
 PY
 echo "check_split: OK"
