@@ -104,6 +104,7 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
 int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 

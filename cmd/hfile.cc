@@ -25,6 +25,7 @@ const char* const kTools[][2] = {
     {"compact", "compact a region's store files offline, as HBase would"},
     {"alter", "alter a table offline: new descriptor, affected stores rewritten at once"},
     {"copy-family", "copy a family under a new name offline (HBase has no rename)"},
+    {"split", "split an HFile at rows, or a region into two daughters, offline"},
 };
 
 bool IsTool(const std::string& name) {

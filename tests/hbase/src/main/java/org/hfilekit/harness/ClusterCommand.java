@@ -100,6 +100,15 @@ final class ClusterCommand {
           case "delete_family":
             admin.deleteColumnFamily(table, bytes(op, "family"));
             break;
+          case "disable":
+            admin.disableTable(table);
+            break;
+          case "enable":
+            admin.enableTable(table);
+            break;
+          case "meta_replace":
+            metaReplace(cluster, table, op);
+            break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }
@@ -111,6 +120,39 @@ final class ClusterCommand {
         out.flush();
         System.err.println("cluster: a compaction or scan did not finish; halting without shutdown");
         Runtime.getRuntime().halt(0);
+      }
+    }
+  }
+
+  /**
+   * {"op":"meta_replace","table":T,"remove":[ENCODED...],"add":[REGION_DIR...]}: what HBCK2's
+   * extraRegionsInMeta --fix (delete the rows of regions without a directory) and
+   * addFsRegionsMissingInMeta (a row per .regioninfo, state CLOSED) do to hbase:meta.
+   */
+  private static void metaReplace(LocalCluster cluster, TableName table, JsonObject op)
+      throws IOException {
+    org.apache.hadoop.hbase.client.Connection conn = cluster.connection();
+    java.util.Set<String> remove = new java.util.HashSet<>();
+    for (JsonElement e : op.getAsJsonArray("remove")) {
+      remove.add(e.getAsString());
+    }
+    for (org.apache.hadoop.hbase.client.RegionInfo ri :
+        org.apache.hadoop.hbase.MetaTableAccessor.getTableRegions(conn, table, true)) {
+      if (remove.contains(ri.getEncodedName())) {
+        org.apache.hadoop.hbase.MetaTableAccessor.deleteRegionInfo(conn, ri);
+      }
+    }
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(new Configuration());
+    List<org.apache.hadoop.hbase.client.RegionInfo> add = new java.util.ArrayList<>();
+    for (JsonElement e : op.getAsJsonArray("add")) {
+      add.add(org.apache.hadoop.hbase.regionserver.HRegionFileSystem.loadRegionInfoFileContent(
+        fs, new Path(e.getAsString())));
+    }
+    org.apache.hadoop.hbase.MetaTableAccessor.addRegionsToMeta(conn, add, 1);
+    try (Table meta = conn.getTable(TableName.META_TABLE_NAME)) {
+      for (org.apache.hadoop.hbase.client.RegionInfo ri : add) {
+        meta.put(new Put(ri.getRegionName()).addColumn(org.apache.hadoop.hbase.HConstants.CATALOG_FAMILY,
+          org.apache.hadoop.hbase.HConstants.STATE_QUALIFIER, Bytes.toBytes("CLOSED")));
       }
     }
   }

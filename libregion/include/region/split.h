@@ -1,0 +1,132 @@
+// Offline splits: of one HFile at given rows (what completebulkload does to a file straddling a
+// region boundary), and of a region into two daughter regions (what HBase's
+// SplitTableRegionProcedure followed by the daughters' compactions and the CatalogJanitor
+// leaves on disk), committed through the table's journal (region/commit.h).
+//
+//   FileSplitResult fr;
+//   SplitFile("/in/f", {.boundaries = {"row5"}, .out_dir = "/out"}, &fr);
+//
+//   auto plan = PlanRegionSplit(region_dir, options);   // split row, daughters, refusals
+//   RegionSplitReport rep;
+//   RunRegionSplit(*plan, options, &rep);                // or options.dry_run: nothing written
+//
+// File split (BulkLoadHFilesTool.splitStoreFile -> copyHFileHalf, HBase 2.6): every range's
+// cells are copied into a new file; HBase writes the halves with the target family's settings
+// and copies every file-info entry but the reserved "hfile.*" ones and DATA_BLOCK_ENCODING.
+// With no family at hand, SplitFile takes the settings the input records (WriterOptionsFromFile:
+// codec, encoding, tags, MVCC, checksum, bloom; block size from InferBlockSize) and its
+// file-info keys (MAX_SEQ_ID_KEY, MAJOR_COMPACTION_KEY, BULKLOAD_*,
+// EXCLUDE_FROM_MINOR_COMPACTION, caller keys). TIMERANGE and the blooms are recomputed for
+// each output's own cells. Outputs go to <out_dir>/.hfile-split-<pid>-<n>/, are verified
+// (StoreWriter), then renamed into out_dir; a range without cells gets no file.
+//
+// Region split:
+//   * split row: options.split_row, else ComputeSplitPoint's (HBase's choice, REGION_LAYOUT
+//     §5.2); refused when it is outside the region or equal to its start key;
+//   * refused: a family with the FILE store-file tracker's .filelist/; hbase:meta, a region with References (split again only after a compaction, as
+//     HBase), one that PlanCompaction refuses as online or unclean (--force overrides those),
+//     a parent already marked split;
+//   * daughters (RegionInfoBuilder; SplitTableRegionProcedure.getDaughterRegionIdTimestamp):
+//     region id = now in ms, or the parent's id + 1 when the clock is not past it; A = [start,
+//     split row), B = [split row, end); encoded name = MD5 of the region name (RegionInfo);
+//   * every store file (the compacted-away ones excepted) is rewritten per half: one output per
+//     input file per non-empty half, the input's settings and file info kept (so its sequence
+//     id; a bulk-loaded "_SeqId_<n>_" name keeps its suffix); the daughters hold real files, no
+//     References;
+//   * recovered.edits/<max seq id>.seqid in each daughter, as SplitTableRegionProcedure's
+//     writeMaxSequenceIdFile does (the parent's highest sequence id, of its store files and
+//     its own .seqid markers), so the daughters open above every parent edit;
+//   * one table transaction: staged under <table>/.hfile-split-<pid>-<n>/, then put daughter A,
+//     put daughter B, archive the parent dir (file by file into
+//     <root>/archive/data/<ns>/<table>/<parent>/..., as the CatalogJanitor does after a split).
+//     A crash before the commit record leaves the parent whole (a rerun rolls back); after it, a
+//     rerun (of any tool) rolls forward.
+// hbase:meta is not touched: see man/hfile-split.1.md for what an operator runs afterwards.
+#ifndef REGION_SPLIT_H_
+#define REGION_SPLIT_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hfile/status.h"
+#include "region/region_info.h"
+#include "region/split_point.h"
+
+namespace hfile::region {
+
+struct FileSplitOptions {
+  std::vector<std::string> boundaries;  // rows, sorted and distinct (InvalidArgument otherwise)
+  std::string out_dir;                  // must exist
+  bool verify_input = true;             // CheckInput's full VerifyFile
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct FileSplitOutput {
+  size_t range = 0;    // index into boundaries + 1
+  std::string path;
+  uint64_t cells = 0, file_size = 0;
+};
+
+struct FileSplitResult {
+  uint64_t cells = 0;
+  std::vector<FileSplitOutput> outputs;
+};
+
+Status SplitFile(const std::string& path, const FileSplitOptions& options, FileSplitResult* result);
+
+struct RegionSplitOptions {
+  std::optional<std::string> split_row;
+  bool dry_run = false;
+  bool force = false;          // split a region that looks online or unclean
+  bool verify_inputs = true;
+  int64_t now_ms = 0;          // 0: the clock (daughters' region id, archive names)
+  const std::atomic<bool>* cancel = nullptr;
+  // Called at every durable step (StoreWriter's and the journal's checkpoint names, plus
+  // "split-staged" once every daughter file is staged); tests kill here.
+  std::function<void(const std::string&)> checkpoint;
+};
+
+struct RegionSplitPlan {
+  std::string root_dir, table_dir, region_dir, encoded_name;
+  RegionInfo parent, daughter_a, daughter_b;
+  std::string split_row;
+  RegionSplitPoint point;                 // per family: sides at split_row
+  std::vector<std::string> refused;       // online/unclean (overridden by force)
+  std::vector<std::string> recovery;      // an interrupted table transaction to finish first
+};
+
+// NotSupported for a region HBase would not split (meta, references, already split) or with no
+// split point; InvalidArgument for a split row outside the region or equal to its start key.
+Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
+                                        const RegionSplitOptions& options);
+
+struct SplitFileResult {
+  std::string family, input;              // input: the parent's store file name
+  std::vector<std::string> outputs_a, outputs_b;  // "<daughter>/<family>/<name>"
+  uint64_t cells_a = 0, cells_b = 0;
+};
+
+struct RegionSplitReport {
+  std::vector<SplitFileResult> files;
+  std::vector<std::string> recovered;
+  int64_t max_sequence_id = -1;
+  double seconds = 0;
+};
+
+// Refuses (NotSupported) a plan with refusals unless options.force; nothing is written in a
+// dry run.
+Status RunRegionSplit(const RegionSplitPlan& plan, const RegionSplitOptions& options,
+                      RegionSplitReport* report);
+
+// For a region dir that is gone because an interrupted split had already archived it: finishes
+// the table's journal (RecoverTransaction, under the table's lock). NotFound when there is none.
+Status FinishInterruptedSplit(const std::string& table_dir, int64_t now_ms,
+                              std::vector<std::string>* log);
+
+}  // namespace hfile::region
+
+#endif  // REGION_SPLIT_H_

@@ -1,0 +1,434 @@
+// Offline splits: a file at rows (settings and file info kept), a region into two daughters
+// (names, ids, halves, archive, recovered.edits marker), refusals, dry run, the CLI, and SIGKILL
+// at every step leaving the parent whole or both daughters complete, a rerun finishing.
+#include "region/split.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "cli_common.h"
+#include "hfile/reader.h"
+#include "region/commit.h"
+#include "region/layout.h"
+#include "region/store_file_reader.h"
+#include "store_fixture.h"
+#include "testutil.h"
+
+namespace hfile::region {
+namespace {
+
+namespace fs = std::filesystem;
+using store_fixture::Table;
+using store_fixture::WriteStoreFile;
+using Cells = std::multiset<std::string>;
+
+constexpr int64_t kNow = 1700000000000;
+
+CellData V(const std::string& row, const char* family, int64_t ts, uint64_t seq) {
+  return CellData::Make(row, family, "q", ts, KeyType::kPut, "v-" + row, seq);
+}
+
+std::string RowName(int i) { return fmt::format("r{:03d}", i); }
+std::string Row4(int i) { return fmt::format("r{:04d}", i); }
+
+// Table t, region ['', ''), families cf (two flushes, rows r000..r059 and r030..r089) and b.
+struct Two : Table {
+  explicit Two(const std::string& name) : Table(name, {"cf", "b"}) {
+    std::vector<CellData> a, b, c;
+    for (int i = 0; i < 60; ++i) a.push_back(V(RowName(i), "cf", 100, 1 + i));
+    for (int i = 30; i < 90; ++i) b.push_back(V(RowName(i), "cf", 200, 100 + i));
+    for (int i = 0; i < 90; i += 3) c.push_back(V(RowName(i), "b", 100, 300 + i));
+    WriteStoreFile(Family("cf") + "aaaa0001", a, 60);
+    WriteStoreFile(Family("cf") + "aaaa0002", b, 189);
+    WriteStoreFile(Family("b") + "bbbb0001", c, 387);
+  }
+};
+
+// Every cell of a region dir as HBase would read it, "row/family:q@ts=value#seq"; fails the
+// test for a cell outside the region's range.
+Cells RegionCells(const std::string& root, const std::string& region_dir) {
+  Cells out;
+  auto dir = ScanRegionDir(root, region_dir);
+  EXPECT_TRUE(dir.ok()) << dir.status().ToString();
+  if (!dir.ok()) return out;
+  for (const auto& f : dir->families)
+    for (const auto& sf : f.store_files) {
+      auto reader = StoreFileReader::Open(sf);
+      EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+      if (!reader.ok()) continue;
+      auto it = (*reader)->NewIterator();
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const Cell& c = it->cell();
+        if (dir->info) {
+          EXPECT_TRUE(dir->info->ContainsRow(c.row())) << c.row().ToString();
+        }
+        out.insert(c.row().ToString() + "/" + c.family().ToString() + ":" +
+                   c.qualifier().ToString() + "@" + std::to_string(c.timestamp()) + "=" +
+                   c.value.ToString() + "#" + std::to_string(c.sequence_id));
+      }
+    }
+  return out;
+}
+
+std::vector<std::string> Regions(const std::string& table_dir) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(table_dir))
+    if (e.is_directory() && IsRegionDirName(e.path().filename().string()))
+      out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Cells TableCells(const std::string& root, const std::string& table_dir) {
+  Cells all;
+  for (const auto& r : Regions(table_dir)) {
+    Cells c = RegionCells(root, table_dir + "/" + r);
+    all.insert(c.begin(), c.end());
+  }
+  return all;
+}
+
+RegionSplitOptions Opts(std::optional<std::string> row = std::nullopt) {
+  RegionSplitOptions o;
+  o.now_ms = kNow;
+  o.split_row = row;
+  return o;
+}
+
+Status Split(const std::string& region_dir, RegionSplitOptions o, RegionSplitReport* rep = nullptr) {
+  HFILE_ASSIGN_OR_RETURN(RegionSplitPlan plan, PlanRegionSplit(region_dir, o));
+  RegionSplitReport local;
+  return RunRegionSplit(plan, o, rep ? rep : &local);
+}
+
+TEST(SplitFile, RangesKeepSettingsAndFileInfo) {
+  const std::string dir = test::NewTempDir("split-file");
+  WriterOptions w;
+  w.compression = Compression::kGz;
+  w.encoding = DataBlockEncoding::kFastDiff;
+  w.bloom_type = BloomType::kRowCol;
+  w.block_size = 4096;
+  w.max_seq_id = 42;
+  w.major_compaction = true;
+  w.bulkload_timestamp = 1234;
+  w.exclude_from_minor_compaction = true;
+  w.extra_file_info = {{"MY_KEY", "my value"}};
+  {
+    auto wr = Writer::Create(dir + "/in", w);
+    ASSERT_TRUE(wr.ok()) << wr.status().ToString();
+    for (int i = 0; i < 2000; ++i)
+      ASSERT_TRUE((*wr)->Append(V(Row4(i), "cf", 100, 0).view()).ok());
+    ASSERT_TRUE((*wr)->Finish().ok());
+  }
+  fs::create_directories(dir + "/out");
+  FileSplitOptions o;
+  o.boundaries = {Row4(500), Row4(1500)};
+  o.out_dir = dir + "/out";
+  FileSplitResult r;
+  ASSERT_TRUE(SplitFile(dir + "/in", o, &r).ok());
+  EXPECT_EQ(r.cells, 2000u);
+  ASSERT_EQ(r.outputs.size(), 3u);
+  const uint64_t want[] = {500, 1000, 500};
+  for (const auto& out : r.outputs) {
+    EXPECT_EQ(out.cells, want[out.range]);
+    auto rd = Reader::Open(out.path);
+    ASSERT_TRUE(rd.ok()) << rd.status().ToString();
+    EXPECT_EQ((*rd)->trailer().compression(), Compression::kGz);
+    EXPECT_EQ((*rd)->data_block_encoding(), DataBlockEncoding::kFastDiff);
+    const FileInfo& fi = (*rd)->file_info();
+    EXPECT_EQ(fi.GetInt64("MAX_SEQ_ID_KEY"), 42);
+    EXPECT_EQ(fi.GetBool("MAJOR_COMPACTION_KEY"), true);
+    EXPECT_EQ(fi.GetInt64("BULKLOAD_TIMESTAMP"), 1234);
+    EXPECT_EQ(fi.GetBool("EXCLUDE_FROM_MINOR_COMPACTION"), true);
+    ASSERT_TRUE(fi.Get("MY_KEY"));
+    EXPECT_EQ(fi.Get("MY_KEY")->ToString(), "my value");
+    ASSERT_TRUE(fi.Get("BLOOM_FILTER_TYPE"));
+    EXPECT_EQ(fi.Get("BLOOM_FILTER_TYPE")->ToString(), "ROWCOL");
+    auto it = (*rd)->NewIterator();
+    it->SeekToFirst();
+    ASSERT_TRUE(it->Valid());
+    EXPECT_EQ(it->cell().row().ToString(), Row4(out.range == 0 ? 0 : out.range == 1 ? 500 : 1500));
+  }
+  // Nothing but the outputs is left in the output dir.
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir + "/out")) ++n;
+  EXPECT_EQ(n, 3u);
+  o.boundaries = {Row4(9), Row4(5)};
+  EXPECT_TRUE(SplitFile(dir + "/in", o, &r).IsInvalidArgument());
+}
+
+TEST(RegionSplit, GivenRowMakesTwoDaughtersAndArchivesTheParent) {
+  Two t("split-region");
+  const Cells before = RegionCells(t.root, t.region_dir);
+  ASSERT_EQ(before.size(), 150u);
+  RegionSplitReport rep;
+  Status s = Split(t.region_dir, Opts(RowName(45)), &rep);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  const auto regions = Regions(t.table_dir);
+  ASSERT_EQ(regions.size(), 2u);
+  RegionInfo a = t.info, b = t.info;
+  a.region_id = b.region_id = kNow;
+  a.end_key = RowName(45);
+  b.start_key = RowName(45);
+  EXPECT_TRUE(fs::exists(t.table_dir + "/" + a.EncodedName() + "/.regioninfo"));
+  EXPECT_TRUE(fs::exists(t.table_dir + "/" + b.EncodedName() + "/.regioninfo"));
+  auto ra = ReadRegionInfoFile(t.table_dir + "/" + a.EncodedName() + "/.regioninfo");
+  ASSERT_TRUE(ra.ok());
+  EXPECT_EQ(ra->end_key, RowName(45));
+  EXPECT_EQ(ra->region_id, static_cast<uint64_t>(kNow));
+  EXPECT_FALSE(ra->split);
+  // Halves: one file per input per half; every cell (sequence ids too) kept.
+  EXPECT_EQ(TableCells(t.root, t.table_dir), before);
+  Cells ca = RegionCells(t.root, t.table_dir + "/" + a.EncodedName());
+  EXPECT_EQ(ca.size(), 45u + 15u + 15u);  // cf: r000..r044 and r030..r044; b: every third
+  EXPECT_EQ(rep.files.size(), 3u);
+  EXPECT_EQ(rep.max_sequence_id, 387);
+  EXPECT_TRUE(fs::exists(t.table_dir + "/" + a.EncodedName() + "/recovered.edits/387.seqid"));
+  // Input settings and file info kept per half.
+  for (const auto& f : rep.files)
+    for (const auto& o : f.outputs_a) {
+      auto rd = Reader::Open(t.table_dir + "/" + o);
+      ASSERT_TRUE(rd.ok());
+      EXPECT_TRUE((*rd)->file_info().GetInt64("MAX_SEQ_ID_KEY").has_value());
+    }
+  // The parent is in the archive, file by file; no journal, no staging dir left.
+  const std::string archived = t.root + "/archive/data/default/t/" + t.info.EncodedName();
+  EXPECT_TRUE(fs::exists(archived + "/cf/aaaa0001"));
+  EXPECT_TRUE(fs::exists(archived + "/b/bbbb0001"));
+  EXPECT_FALSE(fs::exists(t.region_dir));
+  EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal"));
+  for (const auto& e : fs::directory_iterator(t.table_dir))
+    EXPECT_FALSE(e.path().filename().string().starts_with(".hfile-split")) << e.path();
+}
+
+// Table t with one family whose file spans several blocks (so it has a mid key).
+struct Big : Table {
+  explicit Big(const std::string& name) : Table(name, {"cf"}) {
+    std::vector<CellData> a;
+    for (int i = 0; i < 3000; ++i)
+      a.push_back(CellData::Make(Row4(i), "cf", "q", 100, KeyType::kPut, std::string(200, 'x'), i + 1));
+    WriteStoreFile(Family("cf") + "aaaa0001", a, 3000);
+  }
+};
+
+// A bulk-loaded file keeps its "_SeqId_<n>_" name (its sequence id) and bulk-load file info in
+// both halves.
+TEST(RegionSplit, BulkLoadedFileKeepsItsSequenceIdName) {
+  Two t("split-bulk");
+  {
+    WriterOptions w;
+    w.bulkload_timestamp = 1234;
+    w.include_mvcc = false;
+    auto wr = Writer::Create(t.Family("cf") + "cccc0001_SeqId_500_", w);
+    ASSERT_TRUE(wr.ok());
+    for (int i = 0; i < 90; i += 10)
+      ASSERT_TRUE((*wr)->Append(V(RowName(i), "cf", 300, 0).view()).ok());
+    ASSERT_TRUE((*wr)->Finish().ok());
+  }
+  const Cells before = RegionCells(t.root, t.region_dir);
+  EXPECT_EQ(before.count("r010/cf:q@300=v-r010#500"), 1u);
+  RegionSplitReport rep;
+  ASSERT_TRUE(Split(t.region_dir, Opts(RowName(45)), &rep).ok());
+  EXPECT_EQ(TableCells(t.root, t.table_dir), before);
+  int bulk = 0;
+  for (const auto& f : rep.files) {
+    if (f.input != "cccc0001_SeqId_500_") continue;
+    ASSERT_EQ(f.outputs_a.size(), 1u);
+    ASSERT_EQ(f.outputs_b.size(), 1u);
+    for (const auto& o : {f.outputs_a[0], f.outputs_b[0]}) {
+      EXPECT_TRUE(o.ends_with("_SeqId_500_")) << o;
+      auto rd = Reader::Open(t.table_dir + "/" + o);
+      ASSERT_TRUE(rd.ok());
+      EXPECT_EQ((*rd)->file_info().GetInt64("BULKLOAD_TIMESTAMP"), 1234);
+      ++bulk;
+    }
+  }
+  EXPECT_EQ(bulk, 2);
+}
+
+TEST(RegionSplit, HBaseSplitPointWhenNoRowIsGiven) {
+  Big t("split-auto");
+  const Cells before = RegionCells(t.root, t.region_dir);
+  auto plan = PlanRegionSplit(t.region_dir, Opts());
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  auto sp = ComputeSplitPoint(t.root, t.region_dir);
+  ASSERT_TRUE(sp.ok() && sp->split_row);
+  EXPECT_EQ(plan->split_row, *sp->split_row);
+  EXPECT_FALSE(plan->point.explicit_row);
+  RegionSplitReport rep;
+  ASSERT_TRUE(RunRegionSplit(*plan, Opts(), &rep).ok());
+  EXPECT_EQ(Regions(t.table_dir).size(), 2u);
+  EXPECT_EQ(TableCells(t.root, t.table_dir), before);
+}
+
+TEST(RegionSplit, DryRunCountsSidesAndWritesNothing) {
+  Two t("split-dry");
+  RegionSplitOptions o = Opts(RowName(45));
+  o.dry_run = true;
+  auto plan = PlanRegionSplit(t.region_dir, o);
+  ASSERT_TRUE(plan.ok());
+  uint64_t a = 0, b = 0;
+  for (const auto& f : plan->point.families) a += f.below.cells, b += f.above.cells;
+  EXPECT_EQ(a, 75u);
+  EXPECT_EQ(b, 75u);
+  RegionSplitReport rep;
+  ASSERT_TRUE(RunRegionSplit(*plan, o, &rep).ok());
+  EXPECT_EQ(Regions(t.table_dir), std::vector<std::string>{t.info.EncodedName()});
+}
+
+TEST(RegionSplit, Refusals) {
+  Two t("split-refuse");
+  Table bounded("split-refuse-b", {"cf"}, "k", "t");
+  WriteStoreFile(bounded.Family("cf") + "cccc0001", {V("m", "cf", 1, 1), V("p", "cf", 1, 2)}, 2);
+  EXPECT_TRUE(PlanRegionSplit(bounded.region_dir, Opts("k")).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanRegionSplit(bounded.region_dir, Opts("z")).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanRegionSplit(bounded.region_dir, Opts("a")).status().IsInvalidArgument());
+  EXPECT_TRUE(PlanRegionSplit(bounded.region_dir, Opts("n")).ok());
+  // A reference: refused.
+  test::WriteFileOrDie(t.Family("cf") + "aaaa0001.0123456789abcdef0123456789abcdef", "x");
+  EXPECT_FALSE(PlanRegionSplit(t.region_dir, Opts(RowName(45))).ok());
+  // Another tool's pending work in the table's journal: refused, the journal kept.
+  {
+    Two p("split-pending");
+    Transaction tx;
+    tx.tool = "alter";
+    tx.pending = {"rewrite cf"};
+    const CommitScope scope{p.table_dir, ""};
+    ASSERT_TRUE(BeginTransaction(scope, tx).ok());
+    ASSERT_TRUE(CommitTransaction(scope, tx).ok());
+    auto refused = PlanRegionSplit(p.region_dir, Opts(RowName(45)));
+    EXPECT_TRUE(refused.status().IsNotSupported()) << refused.status().ToString();
+    auto j = ReadJournal(scope);
+    ASSERT_TRUE(j.ok() && *j);
+    EXPECT_EQ((*j)->transaction.pending, std::vector<std::string>{"rewrite cf"});
+  }
+  // Unclean: recovered edits pending.
+  Two u("split-unclean");
+  fs::create_directories(u.region_dir + "/recovered.edits");
+  test::WriteFileOrDie(u.region_dir + "/recovered.edits/0000000000000000100", "edits");
+  auto plan = PlanRegionSplit(u.region_dir, Opts(RowName(45)));
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_FALSE(plan->refused.empty());
+  RegionSplitReport rep;
+  EXPECT_TRUE(RunRegionSplit(*plan, Opts(RowName(45)), &rep).IsNotSupported());
+  EXPECT_EQ(Regions(u.table_dir).size(), 1u);
+}
+
+// A damaged store file refuses the split: Corruption, the parent untouched, nothing staged.
+TEST(RegionSplit, DamagedInputChangesNothing) {
+  Two t("split-damaged");
+  const std::string victim = t.Family("cf") + "aaaa0002";
+  std::string bytes = test::ReadFileOrDie(victim);
+  bytes[100] ^= 1;
+  test::WriteFileOrDie(victim, bytes);
+  Status s = Split(t.region_dir, Opts(RowName(45)));
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_EQ(Regions(t.table_dir), std::vector<std::string>{t.info.EncodedName()});
+  EXPECT_EQ(test::ReadFileOrDie(victim), bytes);
+  EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal"));
+  for (const auto& e : fs::directory_iterator(t.table_dir))
+    EXPECT_FALSE(e.path().filename().string().starts_with(".hfile-split")) << e.path();
+}
+
+TEST(RegionSplit, SigkillAtEveryStepLeavesParentOrDaughtersAndARerunFinishes) {
+  Two pristine("split-kill-pristine");
+  const Cells before = RegionCells(pristine.root, pristine.region_dir);
+  int crashes = 0, parent_whole = 0, daughters_done = 0;
+  for (int n = 1; n < 60; ++n) {
+    Two t("split-kill");
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      RegionSplitOptions o = Opts(RowName(45));
+      int count = 0;
+      o.checkpoint = [&](const std::string&) {
+        if (++count == n) ::raise(SIGKILL);
+      };
+      ::_exit(Split(t.region_dir, o).ok() ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const bool crashed = WIFSIGNALED(status);
+    if (!crashed) {
+      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
+    }
+    crashes += crashed;
+    // Either the parent alone, whole (uncommitted), or the commit record is durable and a
+    // rerun rolls forward; HBase never sees half a daughter: the daughters are put whole.
+    const auto regions = Regions(t.table_dir);
+    const bool journal = fs::exists(t.table_dir + "/.hfile-journal");
+    if (fs::exists(t.region_dir) && regions.size() == 1) {
+      ++parent_whole;
+      EXPECT_EQ(RegionCells(t.root, t.region_dir), before) << "step " << n;
+    } else if (!journal) {
+      ++daughters_done;
+      EXPECT_EQ(regions.size(), 2u) << "step " << n;
+      EXPECT_EQ(TableCells(t.root, t.table_dir), before) << "step " << n;
+    } else {
+      auto j = ReadJournal(CommitScope{t.table_dir, ""});
+      ASSERT_TRUE(j.ok() && *j) << "step " << n;
+      EXPECT_EQ((*j)->state, JournalState::State::kCommit) << "step " << n;
+    }
+    Status rerun = Split(t.region_dir, Opts(RowName(45)));
+    if (fs::exists(t.region_dir) || rerun.ok()) {
+      ASSERT_TRUE(rerun.ok() || rerun.IsNotFound()) << "rerun after step " << n << ": "
+                                                    << rerun.ToString();
+    } else if (fs::exists(t.table_dir + "/.hfile-journal")) {
+      // The parent is already archived by the committed transaction: its journal finishes it.
+      std::vector<std::string> log;
+      ASSERT_TRUE(FinishInterruptedSplit(t.table_dir, kNow, &log).ok()) << "step " << n;
+    }
+    EXPECT_EQ(Regions(t.table_dir).size(), 2u) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.region_dir)) << "step " << n;
+    EXPECT_EQ(TableCells(t.root, t.table_dir), before) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal")) << "step " << n;
+    if (!crashed) break;
+  }
+  EXPECT_GE(crashes, 8);
+  EXPECT_GE(parent_whole, 1);
+  std::cout << "split kill test: " << crashes << " kills, parent whole after " << parent_whole
+            << ", daughters done after " << daughters_done << "\n";
+}
+
+int RunTool(std::vector<std::string> args, std::string* text) {
+  std::vector<const char*> argv{"hfile-split"};
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  int code = cli::RunSplitTool(static_cast<int>(argv.size()), argv.data(), out, err);
+  *text = out.str() + err.str();
+  return code;
+}
+
+TEST(SplitTool, FileRegionDryRunAndUsage) {
+  Two t("split-tool");
+  std::string text;
+  EXPECT_EQ(RunTool({t.region_dir, "--at", RowName(45), "--dry-run", "--json"}, &text),
+            cli::kExitOk) << text;
+  EXPECT_NE(text.find("\"split_row\":\"r045\""), std::string::npos) << text;
+  EXPECT_EQ(RunTool({t.root, "t", t.info.EncodedName(), "--dry-run", "--at", RowName(45)}, &text),
+            cli::kExitOk) << text;
+  EXPECT_NE(text.find("cf: A 60 cells"), std::string::npos) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--dry-run"}, &text), cli::kExitUnreadable) << text;
+  EXPECT_NE(text.find("no store has a split point"), std::string::npos) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--hex", "--at", "zz"}, &text), cli::kExitUsage) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--file", "x"}, &text), cli::kExitUsage) << text;
+  EXPECT_EQ(RunTool({"--file", t.Family("cf") + "aaaa0001"}, &text), cli::kExitUsage) << text;
+  const std::string out = test::NewTempDir("split-tool-out");
+  EXPECT_EQ(RunTool({"--file", t.Family("cf") + "aaaa0001", "--at", "r010,r020", "--out-dir", out},
+                    &text),
+            cli::kExitOk) << text;
+  EXPECT_NE(text.find("60 cells -> 3 file(s)"), std::string::npos) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--at", RowName(45), "--now", std::to_string(kNow)}, &text),
+            cli::kExitOk) << text;
+  EXPECT_NE(text.find("committed: daughters"), std::string::npos) << text;
+  EXPECT_EQ(Regions(t.table_dir).size(), 2u);
+}
+
+}  // namespace
+}  // namespace hfile::region
