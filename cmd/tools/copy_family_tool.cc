@@ -46,11 +46,12 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
       "{{\"kind\":\"copy-family\",\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
       "\"dry_run\":{},\"ok\":{},\"error\":{},\"descriptor\":{},\"files\":[{}],\"files_in\":{},"
       "\"files_out\":{},\"cells\":{},\"bytes_in\":{},\"bytes_out\":{},\"verified\":{},"
-      "\"dropped\":{},\"refused\":{},\"seconds\":{:.3f}}}\n",
+      "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f}}}\n",
       Json(p.before.name().ToString()), Json(p.target.table_dir), Json(o.from), Json(o.to),
       o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
       r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in,
-      r.files_out, r.cells, r.bytes_in, r.bytes_out, r.verified, r.dropped, p.refused.size(),
+      r.files_out, r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,
+      p.refused.size(),
       r.seconds);
 }
 
@@ -139,6 +140,12 @@ int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std:
     out << fmt::format("{} {} file(s), {} cells, {} -> {} bytes{}\n",
                        f.dry_run ? "would copy" : "copied", rep.files_in, rep.cells,
                        rep.bytes_in, rep.bytes_out, f.dry_run ? " (estimated)" : "");
+    out << fmt::format("family name: {} -> {} bytes in each of {} cells: {} bytes {} "
+                       "uncompressed; on disk {} -> {} bytes\n",
+                       o.from.size(), o.to.size(), rep.cells,
+                       std::abs(rep.family_bytes_saved),
+                       rep.family_bytes_saved >= 0 ? "saved" : "added", rep.bytes_in,
+                       rep.bytes_out);
     if (!rep.descriptor_path.empty()) out << "descriptor written: " << rep.descriptor_path << "\n";
     if (rep.verified) out << "verified: " << o.to << " holds exactly the cells of " << o.from << "\n";
     if (rep.dropped) out << "family " << o.from << ": dropped (dirs archived)\n";

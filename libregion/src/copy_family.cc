@@ -415,6 +415,9 @@ Status RunCopyFamily(const CopyFamilyPlan& in_plan, const CopyFamilyOptions& o,
     if (o.cancel && o.cancel->load(std::memory_order_relaxed))
       return fail(Status::IOError("interrupted", "nothing was committed"));
   }
+  report->family_bytes_saved = (static_cast<int64_t>(o.from.size()) -
+                                static_cast<int64_t>(o.to.size())) *
+                               static_cast<int64_t>(report->cells);
   if (o.dry_run) {
     report->seconds = SecondsSince(t0);
     return Status::OK();

@@ -86,6 +86,8 @@ Result<CopyFamilyPlan> PlanCopyFamily(const std::string& table_dir, const CopyFa
 struct CopyFamilyReport {
   std::string descriptor_path;
   uint64_t files_in = 0, files_out = 0, cells = 0, bytes_in = 0, bytes_out = 0;
+  // What the rename saves (or costs): (|OLD| - |NEW|) bytes in every cell's key, uncompressed.
+  int64_t family_bytes_saved = 0;
   bool verified = false;          // NEW equals OLD, family aside
   bool dropped = false;           // OLD archived (or deleted)
   std::vector<std::string> recovered;
