@@ -59,34 +59,6 @@ struct CellDigest {
   std::string ToString() const { return fmt::format("{} cells, {:08x}{:08x}", cells, crc, adler); }
 };
 
-// The transform: every cell under `family`, digested as it passes.
-class RenameIterator : public CellIterator {
- public:
-  RenameIterator(std::unique_ptr<CellIterator> in, std::string family, CellDigest* digest)
-      : in_(std::move(in)), family_(std::move(family)), digest_(digest) {}
-  bool Valid() const override { return in_->Valid(); }
-  void SeekToFirst() override { in_->SeekToFirst(); Fill(); }
-  void Seek(const Slice& k) override { in_->Seek(k); Fill(); }
-  void Next() override { in_->Next(); Fill(); }
-  const Cell& cell() const override { return cell_; }
-  Status status() const override { return in_->status(); }
-
- private:
-  void Fill() {
-    if (!in_->Valid()) return;
-    const Cell& c = in_->cell();
-    digest_->Add(c);
-    key_.clear();  // reused: no allocation once it has grown
-    AppendKey(&key_, c.row(), family_, c.qualifier(), c.timestamp(), c.type());
-    cell_ = c;
-    cell_.key = key_;
-  }
-  std::unique_ptr<CellIterator> in_;
-  std::string family_, key_;
-  CellDigest* digest_;
-  Cell cell_;
-};
-
 // The merged stream of `files` as HBase reads it (StoreFileReader, scanner order).
 Result<CellDigest> DigestStore(const std::vector<StoreFile>& files) {
   std::vector<std::unique_ptr<StoreFileReader>> readers;
@@ -378,7 +350,7 @@ Status RunCopyFamily(const CopyFamilyPlan& in_plan, const CopyFamilyOptions& o,
     CellDigest* d = &digests[i];
     const std::string to = o.to;
     ro.transform = [d, to](std::unique_ptr<CellIterator> it) {
-      return std::make_unique<RenameIterator>(std::move(it), to, d);
+      return NewFamilyRenameIterator(std::move(it), to, [d](const Cell& c) { d->Add(c); });
     };
     ro.writer.writer = OutputSettingsFor(fam, heads[i]->hfile());
     ro.writer.write_empty = true;  // one file per file: even an empty half stays a file

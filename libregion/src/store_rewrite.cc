@@ -40,6 +40,34 @@ class CountingIterator : public CellIterator {
   uint64_t bytes_ = 0, cells_ = 0;
 };
 
+class FamilyRenameIterator : public CellIterator {
+ public:
+  FamilyRenameIterator(std::unique_ptr<CellIterator> in, std::string family,
+                       std::function<void(const Cell&)> on_cell)
+      : in_(std::move(in)), family_(std::move(family)), on_cell_(std::move(on_cell)) {}
+  bool Valid() const override { return in_->Valid(); }
+  void SeekToFirst() override { in_->SeekToFirst(); Fill(); }
+  void Seek(const Slice& k) override { in_->Seek(k); Fill(); }
+  void Next() override { in_->Next(); Fill(); }
+  const Cell& cell() const override { return cell_; }
+  Status status() const override { return in_->status(); }
+
+ private:
+  void Fill() {
+    if (!in_->Valid()) return;
+    const Cell& c = in_->cell();
+    if (on_cell_) on_cell_(c);
+    key_.clear();  // reused: no allocation once it has grown
+    AppendKey(&key_, c.row(), family_, c.qualifier(), c.timestamp(), c.type());
+    cell_ = c;
+    cell_.key = key_;
+  }
+  std::unique_ptr<CellIterator> in_;
+  std::string family_, key_;
+  std::function<void(const Cell&)> on_cell_;
+  Cell cell_;
+};
+
 struct OpenInputs {
   std::vector<std::unique_ptr<StoreFileReader>> readers;
   std::vector<InputGuard*> guards;
@@ -127,6 +155,13 @@ Status Estimate(const std::vector<StoreFile>& inputs, const StoreRewriteOptions&
 }
 
 }  // namespace
+
+std::unique_ptr<CellIterator> NewFamilyRenameIterator(std::unique_ptr<CellIterator> in,
+                                                      std::string family,
+                                                      std::function<void(const Cell&)> on_cell) {
+  return std::make_unique<FamilyRenameIterator>(std::move(in), std::move(family),
+                                                std::move(on_cell));
+}
 
 Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o,
                     StoreRewriteResult* r) {

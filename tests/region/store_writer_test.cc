@@ -127,32 +127,6 @@ TEST(StoreWriter, CancelStops) {
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
 }
 
-// A family rename as a transform (what copy-family does): every cell under the new name.
-class RenameIterator : public CellIterator {
- public:
-  RenameIterator(std::unique_ptr<CellIterator> in, std::string family)
-      : in_(std::move(in)), family_(std::move(family)) {}
-  bool Valid() const override { return in_->Valid(); }
-  void SeekToFirst() override { in_->SeekToFirst(); Fill(); }
-  void Seek(const Slice& k) override { in_->Seek(k); Fill(); }
-  void Next() override { in_->Next(); Fill(); }
-  const Cell& cell() const override { return cell_; }
-  Status status() const override { return in_->status(); }
-
- private:
-  void Fill() {
-    if (!in_->Valid()) return;
-    const Cell& c = in_->cell();
-    key_.clear();
-    AppendKey(&key_, c.row(), family_, c.qualifier(), c.timestamp(), c.type());
-    cell_ = c;
-    cell_.key = key_;
-  }
-  std::unique_ptr<CellIterator> in_;
-  std::string family_, key_;
-  Cell cell_;
-};
-
 TEST(StoreRewrite, MergesTransformsAndRoutes) {
   store_fixture::Table t("store-rewrite", {"f"});
   store_fixture::WriteStoreFile(t.Family("f") + "aaaa1111", {Put("a", "f", "q", 1), Put("d", "f", "q", 1)}, 1);
@@ -164,7 +138,7 @@ TEST(StoreRewrite, MergesTransformsAndRoutes) {
   StoreRewriteOptions o;
   o.family = "f";
   o.transform = [](std::unique_ptr<CellIterator> in) {
-    return std::make_unique<RenameIterator>(std::move(in), "g");
+    return NewFamilyRenameIterator(std::move(in), "g");
   };
   o.writer.dir = test::NewTempDir("store-rewrite-out");
   o.writer.boundaries = {"c"};

@@ -54,6 +54,12 @@ struct StoreRewriteResult {
   uint64_t out_of_range = 0;            // carried cells outside the range
 };
 
+// The family-rename transform (copy-family): every cell as it is, under `family` (its key
+// rebuilt in one reused buffer). `on_cell`, when set, sees each cell as it comes in.
+std::unique_ptr<CellIterator> NewFamilyRenameIterator(
+    std::unique_ptr<CellIterator> in, std::string family,
+    std::function<void(const Cell&)> on_cell = nullptr);
+
 // Inputs in HBase's scanner order (SortBySequenceId). Errors: Corruption for a damaged input,
 // a cell of another family or outside the range, inputs out of order, or an output that fails
 // verification; IOError from the file system or the cancel flag. On error nothing is left in
