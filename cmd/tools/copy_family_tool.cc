@@ -46,13 +46,14 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
       "{{\"kind\":\"copy-family\",\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
       "\"dry_run\":{},\"ok\":{},\"error\":{},\"descriptor\":{},\"files\":[{}],\"files_in\":{},"
       "\"files_out\":{},\"cells\":{},\"bytes_in\":{},\"bytes_out\":{},\"verified\":{},"
-      "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f}}}\n",
+      "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f},"
+      "\"estimated_seconds\":{}}}\n",
       Json(p.before.name().ToString()), Json(p.target.table_dir), Json(o.from), Json(o.to),
       o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
       r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in,
       r.files_out, r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,
-      p.refused.size(),
-      r.seconds);
+      p.refused.size(), r.seconds,
+      o.dry_run ? fmt::format("{:.1f}", r.estimated_seconds) : "null");
 }
 
 }  // namespace
@@ -146,6 +147,9 @@ int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std:
                        std::abs(rep.family_bytes_saved),
                        rep.family_bytes_saved >= 0 ? "saved" : "added", rep.bytes_in,
                        rep.bytes_out);
+    if (f.dry_run)
+      out << fmt::format("estimated time: {:.1f} s (this dry run's reading and a trial write, "
+                         "measured here)\n", rep.estimated_seconds);
     if (!rep.descriptor_path.empty()) out << "descriptor written: " << rep.descriptor_path << "\n";
     if (rep.verified) out << "verified: " << o.to << " holds exactly the cells of " << o.from << "\n";
     if (rep.dropped) out << "family " << o.from << ": dropped (dirs archived)\n";

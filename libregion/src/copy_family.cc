@@ -40,7 +40,16 @@ struct CellDigest {
     crc = crc32(crc, static_cast<const Bytef*>(p), static_cast<uInt>(n));
     adler = adler32(adler, static_cast<const Bytef*>(p), static_cast<uInt>(n));
   }
-  void Add(const Cell& c) {
+  // `sequence`: the reader's rule for the file's cells (a bulk-loaded file's cells all read
+  // with the file's sequence id), for cells read raw.
+  void Add(const Cell& c, const StoreFileSequence& sequence) {
+    uint64_t seq = c.sequence_id;
+    if (sequence.reset_cell_sequence_ids && sequence.sequence_id >= 0)
+      seq = static_cast<uint64_t>(sequence.sequence_id);
+    Add(c, seq);
+  }
+  void Add(const Cell& c) { Add(c, c.sequence_id); }
+  void Add(const Cell& c, uint64_t seq) {
     const Slice row = c.row(), q = c.qualifier();
     const int64_t ts = c.timestamp();
     const uint8_t type = c.type();
@@ -50,7 +59,7 @@ struct CellDigest {
     Field(&type, 1);
     Field(c.value.data(), c.value.size());
     Field(c.tags.data(), c.tags.size());
-    Field(&c.sequence_id, sizeof(c.sequence_id));
+    Field(&seq, sizeof(seq));
     ++cells;
   }
   bool operator==(const CellDigest& o) const {
@@ -341,16 +350,21 @@ Status RunCopyFamily(const CopyFamilyPlan& in_plan, const CopyFamilyOptions& o,
   if (!o.dry_run) {
     if (Status s = CreateDir(staging); !s.ok()) return fail(s);
   }
-  std::vector<CellDigest> digests(plan.files.size());
   for (size_t i = 0; i < plan.files.size(); ++i) {
     FileCopy& f = plan.files[i];
     StoreRewriteOptions ro;
     ro.family = o.from;
     ro.verify_inputs = o.verify_inputs;
-    CellDigest* d = &digests[i];
+    // What the copy read (as HBase reads OLD's file), and what its output holds as the
+    // StoreWriter's verification reads it back: equal, family aside, before anything commits.
+    CellDigest read, written;
     const std::string to = o.to;
-    ro.transform = [d, to](std::unique_ptr<CellIterator> it) {
-      return NewFamilyRenameIterator(std::move(it), to, [d](const Cell& c) { d->Add(c); });
+    ro.transform = [&read, to](std::unique_ptr<CellIterator> it) {
+      return NewFamilyRenameIterator(std::move(it), to, [&read](const Cell& c) { read.Add(c); });
+    };
+    const StoreFileSequence sequence = heads[i]->sequence();
+    ro.writer.on_verified_cell = [&written, sequence](size_t, const Cell& c) {
+      written.Add(c, sequence);
     };
     ro.writer.writer = OutputSettingsFor(fam, heads[i]->hfile());
     ro.writer.write_empty = true;  // one file per file: even an empty half stays a file
@@ -372,6 +386,7 @@ Status RunCopyFamily(const CopyFamilyPlan& in_plan, const CopyFamilyOptions& o,
     if (Status s = RewriteStore({f.input}, ro, &rr); !s.ok())
       return fail(s.WithContext("copying " + f.input.path));
     done_cells += rr.cells_read;
+    report->estimated_seconds += rr.estimated_seconds;
     f.cells = rr.cells_written;
     f.bytes_out = rr.bytes_out;
     report->files_in += 1;
@@ -380,6 +395,10 @@ Status RunCopyFamily(const CopyFamilyPlan& in_plan, const CopyFamilyOptions& o,
     report->bytes_out += rr.bytes_out;
     if (!o.dry_run) {
       if (rr.outputs.size() != 1) return fail(Status::Corruption("no output for", f.input.path));
+      if (!(written == read))
+        return fail(Status::Corruption(fmt::format(
+            "{} reads back as {}, its source {} as {}", rr.outputs[0].path, written.ToString(),
+            f.input.path, read.ToString())));
       f.output = rr.outputs[0].name;
       t.Put(t.staging + "/" + f.region + "/" + f.output, f.region + "/" + o.to + "/" + f.output);
       report->files_out += 1;
@@ -406,18 +425,24 @@ Status RunCopyFamily(const CopyFamilyPlan& in_plan, const CopyFamilyOptions& o,
   if (Status s = SyncDir(staging); !s.ok()) return fail(s);
   HFILE_RETURN_IF_ERROR(CommitTransaction(scope, commit, copts));
 
-  // Every committed file read back as HBase reads it: the cells the copy read, family aside.
+  // Every output's cells were compared with its source's as the verification read them back.
+  // What is left to check is that each committed file is the one verified and that HBase's
+  // store will read it with the source's sequence ids (its name and file info): no re-read.
   for (size_t i = 0; i < plan.files.size(); ++i) {
     const FileCopy& f = plan.files[i];
     HFILE_ASSIGN_OR_RETURN(auto files, StoreFiles(plan.target, plan.after, f.region, o.to));
     auto it = std::find_if(files.begin(), files.end(),
                            [&](const StoreFile& s) { return s.name.name == f.output; });
-    if (it == files.end())
-      return Status::Corruption("the committed copy is missing", f.region + "/" + o.to + "/" + f.output);
-    HFILE_ASSIGN_OR_RETURN(CellDigest back, DigestStore({*it}));
-    if (!(back == digests[i]))
-      return Status::Corruption(fmt::format("{} reads back as {}, its source {} as {}", it->path,
-                                            back.ToString(), f.input.path, digests[i].ToString()));
+    if (it == files.end() || it->size != f.bytes_out)
+      return Status::Corruption("the committed copy is missing or not the one verified",
+                                f.region + "/" + o.to + "/" + f.output);
+    HFILE_ASSIGN_OR_RETURN(StoreFileSequence seq, ReadStoreFileSequence(*it));
+    const StoreFileSequence& want = heads[i]->sequence();
+    if (seq.sequence_id != want.sequence_id || seq.bulk_loaded != want.bulk_loaded ||
+        seq.reset_cell_sequence_ids != want.reset_cell_sequence_ids)
+      return Status::Corruption(fmt::format(
+          "{} reads with sequence id {}, its source {} with {}", it->path, seq.sequence_id,
+          f.input.path, want.sequence_id));
   }
   report->verified = true;
   Check(o, "copy-verified");

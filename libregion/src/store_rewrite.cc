@@ -1,6 +1,8 @@
 // RewriteStore (region/store_rewrite.h).
 #include "region/store_rewrite.h"
 
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 
 #include "fs_util.h"
@@ -124,7 +126,7 @@ Status CheckInputsRead(const std::vector<StoreFile>& inputs, const OpenInputs& i
 }
 
 Status Estimate(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o,
-                OpenInputs* in, StoreRewriteResult* r) {
+                double check_seconds, OpenInputs* in, StoreRewriteResult* r) {
   // The output's cells are known exactly; what they take on disk under the output settings is
   // measured by writing the first of them (up to trial_blocks blocks) to a scratch file outside
   // the table. Scaling by the inputs' own ratio would miss every codec, encoding or block-size
@@ -134,23 +136,44 @@ Status Estimate(const std::vector<StoreFile>& inputs, const StoreRewriteOptions&
       (std::filesystem::temp_directory_path() / (".hfile-trial-" + NewStoreFileName())).string();
   auto tw = Writer::Create(trial, o.writer.writer);
   uint64_t trial_bytes = 0;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = Clock::now();
+  Clock::duration writing{};  // the trial's appends: timed apart from the reading
   CellIterator* it = in->out.get();
   for (; it->Valid(); it->Next()) {
     const uint64_t b = KeyValueSize(it->cell());
     r->cell_bytes_out += b;
     ++r->cells_written;
-    if (tw.ok() && trial_bytes < budget && (*tw)->Append(it->cell()).ok()) trial_bytes += b;
+    if (tw.ok() && trial_bytes < budget) {
+      const Clock::time_point a = Clock::now();
+      if ((*tw)->Append(it->cell()).ok()) trial_bytes += b;
+      writing += Clock::now() - a;
+    }
   }
   HFILE_RETURN_IF_ERROR(it->status());
   HFILE_RETURN_IF_ERROR(CheckInputsRead(inputs, *in, r));
+  const Clock::time_point f0 = Clock::now();
   WriterStats ts;
   const bool ok = tw.ok() && trial_bytes > 0 && (*tw)->Finish(&ts).ok() && ts.file_size;
+  writing += Clock::now() - f0;
   std::error_code ec;
   std::filesystem::remove(trial, ec);
   if (ok)
     r->bytes_out = static_cast<uint64_t>(static_cast<double>(r->cell_bytes_out) *
                                          static_cast<double>(ts.file_size) /
                                          static_cast<double>(trial_bytes));
+  // The real rewrite spends: the input check (timed in Open), this pass's reading, the
+  // writing of every output cell at the trial's rate, and the verification's read-back of
+  // the outputs (about the reading's rate per cell byte).
+  const double write_s = std::chrono::duration<double>(writing).count();
+  const double read_s =
+      std::max(0.0, std::chrono::duration<double>(Clock::now() - t0).count() - write_s);
+  const double out = static_cast<double>(r->cell_bytes_out);
+  double est = check_seconds + read_s;
+  if (trial_bytes > 0) est += write_s * out / static_cast<double>(trial_bytes);
+  if (const uint64_t in_bytes = in->counter->bytes(); in_bytes > 0)
+    est += read_s * out / static_cast<double>(in_bytes);
+  r->estimated_seconds = est;
   return Status::OK();
 }
 
@@ -166,9 +189,12 @@ std::unique_ptr<CellIterator> NewFamilyRenameIterator(std::unique_ptr<CellIterat
 Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o,
                     StoreRewriteResult* r) {
   OpenInputs in;
+  const auto t0 = std::chrono::steady_clock::now();
   HFILE_RETURN_IF_ERROR(Open(inputs, o, &in));
   if (o.estimate_only) {
-    HFILE_RETURN_IF_ERROR(Estimate(inputs, o, &in, r));
+    const double check_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    HFILE_RETURN_IF_ERROR(Estimate(inputs, o, check_seconds, &in, r));
   } else {
     HFILE_ASSIGN_OR_RETURN(auto w, StoreWriter::Open(o.writer));
     CellIterator* it = in.out.get();

@@ -105,7 +105,10 @@ Result<std::vector<StoreOutput>> StoreWriter::Finish() {
   std::vector<StoreOutput> result;
   for (auto& out : outputs_) {
     const StoreOutput& info = out->info;
-    VerifyReport rep = VerifyFile(info.path, VerifyOptions());
+    VerifyOptions vo;
+    if (o_.on_verified_cell)
+      vo.on_cell = [this, range = info.range](const Cell& c) { o_.on_verified_cell(range, c); };
+    VerifyReport rep = VerifyFile(info.path, vo);
     Status bad;
     if (rep.open_status.IsIOError() || rep.open_status.IsNotFound())
       bad = rep.open_status.WithContext("verifying " + info.path);

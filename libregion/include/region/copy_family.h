@@ -92,6 +92,7 @@ struct CopyFamilyReport {
   bool dropped = false;           // OLD archived (or deleted)
   std::vector<std::string> recovered;
   double seconds = 0;
+  double estimated_seconds = 0;   // dry run: what the copy would take here (measured, summed)
 };
 
 Status RunCopyFamily(const CopyFamilyPlan& plan, const CopyFamilyOptions& o,

@@ -52,6 +52,9 @@ struct StoreRewriteResult {
   uint64_t cell_bytes_out = 0;          // the written cells as plain KeyValues
   uint64_t bytes_out = 0;               // file bytes (estimated when estimate_only; 0: unknown)
   uint64_t out_of_range = 0;            // carried cells outside the range
+  // estimate_only: what the real rewrite would take here, in seconds: this pass's measured
+  // input check and reading, the trial's write rate over every output cell, and a read-back.
+  double estimated_seconds = 0;
 };
 
 // The family-rename transform (copy-family): every cell as it is, under `family` (its key

@@ -50,6 +50,10 @@ struct StoreWriterOptions {
   // Called once, after the first cell is written ("output-started"), and after the outputs are
   // written ("output-written") and verified ("output-verified").
   std::function<void(const std::string&)> checkpoint;
+  // Called with every cell of every output as Finish's verification reads it back from disk
+  // (range: the output's), so that a caller compares what was written with what it meant to
+  // write without reading the files once more.
+  std::function<void(size_t range, const Cell& cell)> on_verified_cell;
 };
 
 struct StoreOutput {
