@@ -207,6 +207,8 @@ TEST(CopyFamily, DryRunWritesNothing) {
   EXPECT_EQ(rep.files_in, 3u);
   EXPECT_EQ(rep.cells, 5u);
   EXPECT_GT(rep.bytes_out, 0u);
+  EXPECT_GT(rep.estimated_seconds, 0.0);  // measured: the dry run's own passes, scaled
+  EXPECT_LT(rep.estimated_seconds, 60.0);
   EXPECT_EQ(test::ListFilesRecursive(t.root), before);
 }
 
