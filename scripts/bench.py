@@ -80,6 +80,9 @@ class Bench:
         self.dropped_cache = False
         self.alter_bin = os.path.join(args.build, "bin", "hfile-alter")
         self.alter_runs = []  # the alter measurements (alter.json / alter.md)
+        self.ops_runs = []  # copy-family and split (ops.json / ops.md)
+        self.copy_bin = os.path.join(args.build, "bin", "hfile-copy-family")
+        self.split_bin = os.path.join(args.build, "bin", "hfile-split")
         self.alter_template = None  # an HBase root with an empty table "bench" (family f)
 
     def drop_page_cache(self):
@@ -250,6 +253,7 @@ class Bench:
                              [self.verify_bin, "-j", str(j)] + many)
         if have_writer and codec == ALTER_SOURCE and not self.a.no_alter:
             self.run_alter(setting, d, ref)
+            self.run_table_ops(setting, d, ref)
         if not self.a.keep:
             shutil.rmtree(d, ignore_errors=True)
 
@@ -352,6 +356,59 @@ class Bench:
                         self.alter_record(rec, setting, target, "hbase")
             shutil.rmtree(work_root, ignore_errors=True)
 
+    def run_table_ops(self, setting, d, ref):
+        """`hfile copy-family` (f -> g, --drop-old) and `hfile split` (at HBase's split point)
+        of the alter table whose one store file is the setting's file, against the rewrite
+        floor with the setting's own codec (the same blocks read, decompressed, recompressed,
+        checksummed and written). HBase has no offline counterpart of either (CopyTable and
+        Export/Import run through MapReduce on a live cluster; a split leaves references that
+        compactions rewrite later), so the floor is the bar."""
+        template = self.make_alter_template()
+        if not template or not (os.path.exists(self.copy_bin) and os.path.exists(self.split_bin)):
+            return
+        codec, level, enc = setting
+        base = os.path.join(d, "ops-base")
+        shutil.rmtree(base, ignore_errors=True)
+        shutil.copytree(template, base, symlinks=True)
+        table = os.path.join(base, "hbase", "data", "default", "bench")
+        _, rc, _, _ = run_proc([self.alter_bin, "--no-compact", table, "--family", "f", "--set",
+                                f"COMPRESSION={codec}", "--set", f"DATA_BLOCK_ENCODING={enc}"])
+        if rc != 0:
+            print(f"bench: hfile-alter could not set up the ops table: rc {rc}", file=sys.stderr)
+            return
+        region = next(r for r in os.listdir(table) if not r.startswith("."))
+        work_root = os.path.join(d, "ops-run")
+        variants = [("copy-family", lambda t: [self.copy_bin, "--json", "--drop-old", t, "f", "g"]),
+                    ("copy-family --trust-inputs",
+                     lambda t: [self.copy_bin, "--json", "--trust-inputs", "--drop-old", t, "f",
+                                "g"]),
+                    ("split", lambda t: [self.split_bin, "--json", os.path.join(t, region)]),
+                    ("split --trust-inputs",
+                     lambda t: [self.split_bin, "--json", "--trust-inputs", os.path.join(t, region)])]
+        print(f"bench: copy-family and split of {codec}/{enc}", file=sys.stderr, flush=True)
+        for r in range(self.a.reps):
+            for variant, argv in variants:
+                shutil.rmtree(work_root, ignore_errors=True)
+                shutil.copytree(base, work_root, symlinks=True)
+                t = os.path.join(work_root, "hbase", "data", "default", "bench")
+                shutil.copyfile(ref, os.path.join(t, region, "f", ALTER_STORE_FILE))
+                cmd = argv(t)
+                out, rc, wall, rss, rss_exact = run_measured(cmd, d)
+                rec = {"impl": "hfilekit", "op": variant.split()[0], "variant": variant, "rep": r,
+                       "ok": rc == 0, "seconds": wall, "cells": self.cell_count,
+                       "bytes": self.cell_bytes, "maxrss_kb": rss, "maxrss_exact": rss_exact,
+                       "cmd": " ".join(cmd)}
+                if rc != 0:
+                    rec["error"] = out[-500:]
+                rec.update(codec=codec, level=level, encoding=enc)
+                self.ops_runs.append(rec)
+            fo = self.hb(setting, "floor", "rewrite", r, file=ref, out=os.path.join(d, "floor.out"),
+                         to_codec=codec.lower())
+            self.runs.pop()  # kept with the ops measurements, not the main report's
+            fo.update(variant="floor")
+            self.ops_runs.append(fo)
+        shutil.rmtree(work_root, ignore_errors=True)
+
     def settings(self):
         if self.a.quick:
             s = [(c, l, "NONE") for c, l in CODECS]
@@ -420,6 +477,53 @@ def write_alter_report(meta, runs, out_dir):
     print("\n".join(lines))
 
 
+def write_ops_report(meta, runs, out_dir):
+    """ops.json and ops.md: hfile copy-family and hfile split against the rewrite floor (same
+    codec), median MB/s over the input cell bytes, ratios as medians of run-by-run ratios."""
+    with open(os.path.join(out_dir, "ops.json"), "w") as f:
+        json.dump({"meta": meta, "runs": runs}, f, indent=1)
+    groups = {}
+    for r in runs:
+        key = (codec_label(r["codec"], r["level"]), r["encoding"])
+        groups.setdefault(key, {}).setdefault(r["variant"], []).append(r)
+
+    def ok(rs):
+        return sorted((r for r in rs if r.get("ok")), key=lambda r: r["rep"])
+
+    def mbs(r):
+        return r["bytes"] / r["seconds"] / 1e6
+
+    lines = ["# hfile copy-family and hfile split against the rewrite floor", "",
+             f"{meta['mode']} run, {meta['data']['bytes'] / 2**20:.0f} MiB of cells "
+             f"({meta['data']['cells']} cells) in one store file, {meta['reps']} timed runs, git "
+             f"{meta['git']}, {meta['date']}.", "",
+             "MB/s = input cell bytes / wall seconds of the whole process: copy-family --drop-old "
+             "(input check, the copy under the new name, the output's verification with its "
+             "cell digest, two commits, the drop) and split at HBase's split point (input check, "
+             "two halves written and verified, the commit, the parent archived). Floor = the "
+             "same data blocks read, CRC-checked, decompressed, recompressed with the same codec, "
+             "checksummed and written. Ratios: medians of run-by-run ratios; the issue's target "
+             "is 0.8x of the floor.", "",
+             "| setting | tool | MB/s | floor MB/s | / floor | peak RSS |", "|---|---|---|---|---|---|"]
+    for (codec, enc), v in sorted(groups.items()):
+        fl = ok(v.get("floor", []))
+        for variant in ("copy-family", "copy-family --trust-inputs", "split", "split --trust-inputs"):
+            rs = ok(v.get(variant, []))
+            if not rs:
+                continue
+            ratios = [mbs(x) / mbs(y) for x, y in zip(rs, fl)]
+            ratio = f"{statistics.median(ratios):.2f}x" if ratios else "-"
+            rss = f"{max(r['maxrss_kb'] for r in rs) / 1024:.1f} MiB" + \
+                ("" if all(r.get("maxrss_exact") for r in rs) else " *")
+            flm = f"{statistics.median(mbs(r) for r in fl):.0f}" if fl else "-"
+            lines.append(f"| {codec}/{enc} | {variant} | {statistics.median(mbs(r) for r in rs):.0f} "
+                         f"| {flm} | {ratio} | {rss} |")
+    lines.append("")
+    with open(os.path.join(out_dir, "ops.md"), "w") as f:
+        f.write("\n".join(lines))
+    print("\n".join(lines))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -472,6 +576,8 @@ def main():
                     os.path.join(a.out, "raw.json"), a.out], check=True)
     if b.alter_runs:
         write_alter_report(meta, b.alter_runs, a.out)
+    if b.ops_runs:
+        write_ops_report(meta, b.ops_runs, a.out)
     if not a.keep:
         shutil.rmtree(a.work, ignore_errors=True)
 

@@ -8,7 +8,8 @@
 # --quick: 16 MiB of cells, 10 settings, a few minutes on 2 cores; default: ~1 GiB of cells,
 # all 18 settings (6 codecs x 3 encodings). In the SNAPPY settings also `hfile alter` of the
 # family's codec (SNAPPY -> ZSTD, GZ) against the rewrite floor and HBase: DIR/alter.md and
-# DIR/alter.json (--no-alter to leave it out). Builds what it needs: build/ (Release, with
+# DIR/alter.json, and `hfile copy-family` and `hfile split` of that table against the floor:
+# DIR/ops.md and DIR/ops.json (--no-alter leaves both out). Builds what it needs: build/ (Release, with
 # benchmarks) and the HBase harness (Maven; skipped with a warning when Java is missing).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,7 +19,7 @@ harness_build="${HFILE_BENCH_HARNESS_BUILD:-$build/hbase-harness}"
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHFILE_BUILD_BENCHMARKS=ON
 fi
-ninja -C "$build" hfile-bench hfile-verify hfile-alter >&2
+ninja -C "$build" hfile-bench hfile-verify hfile-alter hfile-copy-family hfile-split >&2
 
 extra=()
 if command -v mvn >/dev/null && command -v java >/dev/null; then
