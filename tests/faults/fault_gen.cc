@@ -6,6 +6,8 @@
 //                                               flush-like store files of CELLS cells each
 //                                               (overlapping rows, newer versions, deletes;
 //                                               in a some 40 KB values)
+//   hfk-fault-gen families TABLE_DIR            the families of the descriptor HBase would
+//                                               read (ReadTableDescriptor), one per line
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -149,12 +151,24 @@ int GenTable(const std::string& root, int files, int cells) {
   return 0;
 }
 
+int PrintFamilies(const std::string& table_dir) {
+  auto d = ReadTableDescriptor(table_dir);
+  if (!d.ok()) {
+    std::cerr << d.status().ToString() << "\n";
+    return 1;
+  }
+  for (const auto& f : d->descriptor.families()) std::cout << f.name() << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> a(argv + 1, argv + argc);
   if (a.size() == 4 && a[0] == "hfile") return GenHFile(a[1], std::stoull(a[2]), std::stoul(a[3]));
   if (a.size() == 4 && a[0] == "table") return GenTable(a[1], std::stoi(a[2]), std::stoi(a[3]));
-  std::cerr << "usage: hfk-fault-gen hfile OUT CELLS VALUE_BYTES | table ROOT FILES CELLS\n";
+  if (a.size() == 2 && a[0] == "families") return PrintFamilies(a[1]);
+  std::cerr << "usage: hfk-fault-gen hfile OUT CELLS VALUE_BYTES | table ROOT FILES CELLS | "
+               "families TABLE_DIR\n";
   return 1;
 }

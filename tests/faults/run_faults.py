@@ -734,6 +734,224 @@ class AlterScenario(CompactScenario):
         return fails, repro
 
 
+# ------------------------------------------------------------------------------------------
+# Table transactions: hfile-copy-family and hfile-split (the table journal, region/commit.h)
+
+
+class TableTxnScenario:
+    """A writing tool that commits one table transaction on the compaction table (template
+    made by hfk-fault-gen table). Invariants: every original store file byte-identical, in its
+    family dir or in the archive, never lost; the descriptor always reads; every family the
+    descriptor names is served whole (its region's files complete, holding either the original
+    cells or the uninterrupted run's); the documented exit code; a rerun completes with the
+    uninterrupted run's layout and cells, and leaves no journal, staging dir or temp file."""
+
+    def __init__(self, tools, work, name, files=3, cells=800):
+        self.t = tools
+        self.name = name
+        self.base = os.path.join(work, name)
+        self.template = os.path.join(self.base, "template")
+        rc, _, err = tools.run([tools.gen, "table", self.template, str(files), str(cells)])
+        if rc != 0:
+            raise RuntimeError(f"hfk-fault-gen table: {err}")
+        tdir = self.table(self.template)
+        self.region = next(n for n in os.listdir(tdir) if not n.startswith("."))
+        self.originals = {}  # (region, family, name) -> sha256
+        rdir = os.path.join(tdir, self.region)
+        for fam in sorted(n for n in os.listdir(rdir) if not n.startswith(".")):
+            for n in os.listdir(os.path.join(rdir, fam)):
+                self.originals[(self.region, fam, n)] = sha256(os.path.join(rdir, fam, n))
+        self.before = self.snapshot(self.template)
+        ref = self.layout(os.path.join(self.base, "ref"))
+        rc, out, err = tools.run(self.argv(ref))
+        if rc != 0:
+            raise RuntimeError(f"{name}: the uninterrupted run exited {rc}: {err}")
+        self.after = self.snapshot(ref)
+
+    def table(self, root):
+        return os.path.join(root, "data/default/t")
+
+    def layout(self, root):
+        if os.path.exists(root):
+            shutil.rmtree(root)
+        shutil.copytree(self.template, root)
+        return root
+
+    def families(self, root):
+        rc, out, err = self.t.run([self.t.gen, "families", self.table(root)])
+        return out.split() if rc == 0 else None
+
+    def served(self, root):
+        """{(region, family): sorted cell lines} of what HBase would open: the descriptor's
+        families in every region dir (regions: dirs with a .regioninfo)."""
+        fams = self.families(root)
+        tdir = self.table(root)
+        out = {}
+        for r in sorted(os.listdir(tdir)):
+            if not os.path.exists(os.path.join(tdir, r, ".regioninfo")):
+                continue
+            for fam in fams or []:
+                d = os.path.join(tdir, r, fam)
+                files = sorted(os.path.join(d, n) for n in os.listdir(d)) if os.path.isdir(d) else []
+                files = [f for f in files if not os.path.basename(f).startswith(".")]
+                cells, err = self.t.cells(files) if files else ([], None)
+                out[(r, fam)] = sorted(cells) if cells is not None else err
+        return out
+
+    def snapshot(self, root):
+        return {"families": self.families(root), "served": self.served(root)}
+
+    def count(self):
+        root = self.layout(os.path.join(self.base, "count"))
+        trace = os.path.join(self.base, "trace")
+        rc, _, err = self.t.run(self.argv(root), {"LD_PRELOAD": self.t.shim, "HFK_TRACE": trace,
+                                                  "HFK_FAULT_PREFIX": root})
+        if rc != 0:
+            raise RuntimeError(f"{self.name}: uninterrupted run under the shim exited {rc}: {err}")
+        return parse_trace(trace)
+
+    def cases(self):
+        by_op = {}
+        for c in self.count():
+            by_op.setdefault(c[0], []).append(c)
+        cases = []
+        for op in ("open_w", "fsync", "rename", "unlink", "link", "mkdir", "rmdir", "ftruncate"):
+            for c in by_op.get(op, []):
+                note = short(c[3], c[4])
+                for a in ("EIO", "kill-before", "kill-after"):
+                    cases.append(Case(self.name, op, c[2], a, note=note))
+                if op in ("open_w", "mkdir"):
+                    cases.append(Case(self.name, op, c[2], "ENOSPC", sticky=True, note=note))
+        for op in ("write", "writev", "pwrite"):
+            for n in sample([c[2] for c in by_op.get(op, [])]):
+                c = next(x for x in by_op[op] if x[2] == n)
+                for a in ("EIO", "kill-before", "ENOSPC"):
+                    cases.append(Case(self.name, op, n, a, sticky=a == "ENOSPC",
+                                      note=short(c[3], "")))
+                for a in TRANSIENT:
+                    cases.append(Case(self.name, op, n, a, note=short(c[3], "")))
+        preads = [c[2] for c in by_op.get("pread", [])]
+        for n in sample(preads, 4):
+            cases.append(Case(self.name, "pread", n, "EIO"))
+        if preads:
+            cases.append(Case(self.name, "pread", preads[len(preads) // 2], "kill-before",
+                              signal_no=signal.SIGTERM))
+        return cases
+
+    def repro(self, case, root):
+        e = case.env(self.t.shim, root, "stderr")
+        return " ".join(f"{k}={shlex.quote(v)}" for k, v in e.items()) + " " + \
+            " ".join(shlex.quote(a) for a in self.argv(root))
+
+    def check_originals(self, root, fails):
+        for (r, fam, n), digest in self.originals.items():
+            live = os.path.join(self.table(root), r, fam, n)
+            arch = os.path.join(root, "archive/data/default/t", r, fam, n)
+            where = [p for p in (live, arch) if os.path.exists(p)]
+            if not where:
+                fails.add("originals-intact", f"{r[:8]}/{fam}/{n} is in neither its dir nor the archive")
+            for p in where:
+                if sha256(p) != digest:
+                    fails.add("originals-intact", f"{os.path.relpath(p, root)} changed")
+
+    def check_served(self, root, fails):
+        """What HBase would open now is the state before or the state after, never a mix."""
+        fams = self.families(root)
+        if fams is None:
+            fails.add("descriptor", "the table descriptor does not read")
+            return
+        now = self.served(root)
+        if {"families": fams, "served": now} in (self.before, self.after):
+            return
+        # Allowed between the steps of a committed transaction: each (region, family) HBase
+        # would open holds what it held before or what it holds after.
+        for key, cells in now.items():
+            if cells != self.before["served"].get(key, []) and \
+                    cells != self.after["served"].get(key, []):
+                fails.add("no-partial-output", f"{key[0][:8]}/{key[1]} holds {len(cells)} cells: "
+                                               "neither the state before nor after")
+
+    def stray(self, root):
+        out = []
+        tdir = self.table(root)
+        if os.path.exists(os.path.join(tdir, ".hfile-journal")):
+            out.append(".hfile-journal")
+        out += [n for n in os.listdir(tdir) if n.startswith(".hfile-")
+                and n != ".hfile-journal"]
+        for dirpath, dirs, names in os.walk(root):
+            for n in names:
+                if re.match(TEMP_NAME, n) or n.endswith(".new"):
+                    out.append(os.path.relpath(os.path.join(dirpath, n), root))
+        return sorted(set(out))
+
+    def rerun_ok(self, rc, out, err, before_rerun):
+        return rc == 0
+
+    def run_case(self, case, idx):
+        root = self.layout(os.path.join(self.base, f"c{idx}"))
+        log = os.path.join(self.base, f"c{idx}.log")
+        fails = Failures()
+        rc, _, err = self.t.run(self.argv(root), case.env(self.t.shim, root, log))
+        if not (os.path.exists(log) and os.path.getsize(log) > 0):
+            fails.add("fault-fired", "the fault point was not reached (nondeterministic calls?)")
+        else:
+            expect_exit(case, rc, err, fails)
+        self.check_originals(root, fails)
+        self.check_served(root, fails)
+        before_rerun = self.snapshot(root)
+        rc2, out2, err2 = self.t.run(self.argv(root))
+        if not self.rerun_ok(rc2, out2, err2, before_rerun):
+            fails.add("rerun-exit", f"rerun exited {rc2}: {(err2.strip() or out2.strip())[-300:]}")
+        else:
+            self.check_originals(root, fails)
+            now = self.snapshot(root)
+            if now != self.after:
+                fails.add("rerun-cells", f"after the rerun: families {now['families']}, "
+                                         f"{sum(len(v) for v in now['served'].values())} cells in "
+                                         f"{len(now['served'])} stores; uninterrupted run: "
+                                         f"{self.after['families']}, "
+                                         f"{sum(len(v) for v in self.after['served'].values())} "
+                                         f"in {len(self.after['served'])}")
+            strays = self.stray(root)
+            if strays:
+                fails.add("rerun-stale-temp", f"after the rerun: {', '.join(strays)}")
+        return fails, self.repro(case, root)
+
+
+class CopyFamilyScenario(TableTxnScenario):
+    """hfile-copy-family --drop-old t a c: two table transactions (NEW added, then OLD dropped)."""
+
+    def __init__(self, tools, work):
+        super().__init__(tools, work, "copy-family")
+
+    def argv(self, root):
+        return [self.t.path("hfile-copy-family"), "--now", NOW_MS, "--drop-old",
+                self.table(root), "a", "c"]
+
+    def rerun_ok(self, rc, out, err, before_rerun):
+        # Once the copy and the drop are done, OLD is gone: a rerun is refused as naming a family
+        # the table does not have (usage, 1), with nothing left to finish.
+        return rc == 0 or (rc == 1 and "has no family a" in err and before_rerun == self.after)
+
+
+class SplitScenario(TableTxnScenario):
+    """hfile-split --at ROW REGION: two daughters staged, put, the parent archived."""
+
+    def __init__(self, tools, work):
+        super().__init__(tools, work, "split")
+
+    SPLIT_ROW = "row000700"
+
+    def argv(self, root):
+        return [self.t.path("hfile-split"), "--now", NOW_MS, "--at", self.SPLIT_ROW,
+                os.path.join(self.table(root), self.region)]
+
+    def rerun_ok(self, rc, out, err, before_rerun):
+        # The parent is gone once the split is done: a rerun then has nothing to split (a
+        # missing path, 3) and nothing to finish.
+        return rc == 0 or (rc == 3 and before_rerun == self.after)
+
+
 def label(p):
     """What a path under a compaction root is, in a few words."""
     if not p:
@@ -885,7 +1103,8 @@ def main():
     args = ap.parse_args()
     t0 = time.time()
     tools = Tools(args.bin, os.path.abspath(args.shim), os.path.abspath(args.gen))
-    for tool in ("hfile-rewrite", "hfile-compact", "hfile-alter", "hfile-dump", "hfile-verify"):
+    for tool in ("hfile-rewrite", "hfile-compact", "hfile-alter", "hfile-copy-family",
+                 "hfile-split", "hfile-dump", "hfile-verify"):
         if not os.access(tools.path(tool), os.X_OK):
             print(f"missing {tools.path(tool)}: build it first", file=sys.stderr)
             return 2
@@ -919,7 +1138,9 @@ def main():
                      CompactScenario(tools, work, delete_replaced=True),
                      CompactScenario(tools, work, crash="committed"),
                      CompactScenario(tools, work, crash="uncommitted"),
-                     AlterScenario(tools, work)]
+                     AlterScenario(tools, work),
+                     CopyFamilyScenario(tools, work),
+                     SplitScenario(tools, work)]
         all_cases = []
         for s in scenarios:
             for c in s.cases():
