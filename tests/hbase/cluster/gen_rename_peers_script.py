@@ -13,7 +13,8 @@ marker of each kind over cells of earlier flushes; then HBase's tools copy f:
   e   Export -Dhbase.mapreduce.include.deleted.rows=true ... MAX (raw, every version) then
       Import -DHBASE_IMPORTER_RENAME_CFS=f:e,
   c3, e2  as c2 and e with -Dhbase.client.rpc.codec=...KeyValueCodecWithTags on each job,
-and a flush writes what they wrote to store files. OUT_PREFIX.scan.jsonl: raw and client scans.
+then a raw scan (what they wrote, still in the memstore) and a flush (to store files).
+OUT_PREFIX.scan.jsonl: raw and client scans.
 Timestamps are recent (now minus an hour), so that the TTL tags (30 days) have not expired."""
 import json
 import sys
@@ -83,10 +84,12 @@ load += [
     op(op="mapreduce", table=T, tool="Import",
        args=[f"-Dhbase.client.rpc.codec={TAGS_CODEC}", "-DHBASE_IMPORTER_RENAME_CFS=f:e2", T,
              export_dir + "-tags"]),
+    # What the jobs wrote, still in the memstore: the cells under markers are there.
+    op(op="scan", table=T),
     op(op="flush", table=T),
 ]
 scans = [op(op="scan", table=T), op(op="scan", table=T, raw=False)]
 with open(prefix + ".load.jsonl", "w") as f:
-    f.write("\n".join(load + scans) + "\n")
+    f.write("\n".join(load) + "\n")
 with open(prefix + ".scan.jsonl", "w") as f:
     f.write("\n".join(scans) + "\n")
