@@ -147,8 +147,8 @@ body = []
 for i, row in enumerate(ROWS):
     cells = [measured["c1"][i], measured["c2"][i], measured["e"][i], measured["g"][i]]
     if row == "TTL tags":
-        cells[1] += f" ({measured['c3'][i].split('/')[0]}*)"
-        cells[2] += f" ({measured['e2'][i].split('/')[0]}*)"
+        cells[1] += f", codec {measured['c3'][i].split('/')[0]}"
+        cells[2] += f", codec {measured['e2'][i].split('/')[0]}"
     body.append((row, *cells))
 table = ["".join(c.ljust(w) for c, w in zip(r, WIDTH)).rstrip() for r in head + body]
 rendered = "\n".join("    " + l for l in table)
