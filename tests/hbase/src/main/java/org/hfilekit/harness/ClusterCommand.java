@@ -106,6 +106,7 @@ final class ClusterCommand {
           case "enable":
             admin.enableTable(table);
             break;
+          case "mapreduce": MapReduceTools.run(cluster, op, out); break;
           case "meta_replace":
             metaReplace(cluster, table, op);
             break;
