@@ -176,6 +176,15 @@ class Bench:
         to_codec = "zstd" if codec == "LZ4" else "lz4"
         print(f"bench: {codec_label(codec, level)} / {enc}", file=sys.stderr, flush=True)
         self.drop_page_cache()
+        if self.a.table_ops_only:
+            # The setting's file, untimed, then only hfile alter, copy-family and split.
+            rec = self.hb(setting, "hfilekit", "write", -1, file=hk_file)
+            self.runs.pop()
+            if rec.get("ok") and codec == ALTER_SOURCE:
+                if not self.a.no_alter:
+                    self.run_alter(setting, d, hk_file)
+                self.run_table_ops(setting, d, hk_file)
+            return
 
         # 1. write (hfilekit, RocksDB alternating).
         have_writer = True
@@ -538,6 +547,9 @@ def main():
     ap.add_argument("--no-hbase", action="store_true")
     ap.add_argument("--no-alter", action="store_true",
                     help="leave out the `hfile alter` measurement (SNAPPY settings)")
+    ap.add_argument("--table-ops-only", action="store_true",
+                    help="only the table tools of the SNAPPY settings: alter (unless --no-alter), "
+                         "copy-family, split (alter.md, ops.md)")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--keep-page-cache", action="store_true",
                     help="do not drop the page cache before each setting (done when root)")
@@ -572,8 +584,9 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "raw.json"), "w") as f:
         json.dump({"meta": meta, "runs": b.runs}, f, indent=1)
-    subprocess.run([sys.executable, os.path.join(HERE, "bench_report.py"),
-                    os.path.join(a.out, "raw.json"), a.out], check=True)
+    if b.runs:
+        subprocess.run([sys.executable, os.path.join(HERE, "bench_report.py"),
+                        os.path.join(a.out, "raw.json"), a.out], check=True)
     if b.alter_runs:
         write_alter_report(meta, b.alter_runs, a.out)
     if b.ops_runs:

@@ -158,8 +158,10 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
     if (used != target.size()) return UsageError(err, kTool, "unexpected argument: " + target[used]);
     path = t->path();
   }
-  if (std::error_code ec; !std::filesystem::exists(path, ec)) {
-    // A region an interrupted split already archived: its table's journal finishes the split.
+  if (std::error_code ec; !std::filesystem::exists(path, ec) ||
+                           !std::filesystem::exists(path + "/.regioninfo", ec)) {
+    // A region an interrupted split already archived (all of it, or its .regioninfo and some
+    // of its files): its table's journal finishes the split.
     auto p = std::filesystem::path(path).lexically_normal();
     if (p.filename().empty()) p = p.parent_path();
     const std::string table_dir = p.parent_path().string();
@@ -171,7 +173,8 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
           << " is no longer there\n";
       return kExitOk;
     }
-    return ReportError(err, kTool, Status::NotFound(path, "No such file or directory"));
+    if (!std::filesystem::exists(path, ec))
+      return ReportError(err, kTool, Status::NotFound(path, "No such file or directory"));
   }
   region::RegionSplitOptions o;
   if (!at.empty()) {

@@ -816,12 +816,20 @@ class TableTxnScenario:
             by_op.setdefault(c[0], []).append(c)
         cases = []
         for op in ("open_w", "fsync", "rename", "unlink", "link", "mkdir", "rmdir", "ftruncate"):
+            # Calls of one kind on the same kind of path (each staged output's fsync, each
+            # archived file's rename) go through the same code: the first and the last stand
+            # for the rest.
+            kinds = {}
             for c in by_op.get(op, []):
-                note = short(c[3], c[4])
-                for a in ("EIO", "kill-before", "kill-after"):
-                    cases.append(Case(self.name, op, c[2], a, note=note))
-                if op in ("open_w", "mkdir"):
-                    cases.append(Case(self.name, op, c[2], "ENOSPC", sticky=True, note=note))
+                kind = re.sub(r"[0-9a-f]{8,}|\d+", "N", short(c[3], c[4]))
+                kinds.setdefault(kind, []).append(c)
+            for calls in kinds.values():
+                for n in sample([c[2] for c in calls], 0):
+                    note = short(*next(c[3:5] for c in calls if c[2] == n))
+                    for a in ("EIO", "kill-before", "kill-after"):
+                        cases.append(Case(self.name, op, n, a, note=note))
+                    if op in ("open_w", "mkdir"):
+                        cases.append(Case(self.name, op, n, "ENOSPC", sticky=True, note=note))
         for op in ("write", "writev", "pwrite"):
             for n in sample([c[2] for c in by_op.get(op, [])]):
                 c = next(x for x in by_op[op] if x[2] == n)
@@ -864,12 +872,17 @@ class TableTxnScenario:
         if {"families": fams, "served": now} in (self.before, self.after):
             return
         # Allowed between the steps of a committed transaction: each (region, family) HBase
-        # would open holds what it held before or what it holds after.
+        # would open holds what it holds after the uninterrupted run, or else what it held
+        # before (a region or family of neither state holds nothing).
         for key, cells in now.items():
-            if cells != self.before["served"].get(key, []) and \
-                    cells != self.after["served"].get(key, []):
-                fails.add("no-partial-output", f"{key[0][:8]}/{key[1]} holds {len(cells)} cells: "
-                                               "neither the state before nor after")
+            if key in self.after["served"]:
+                want = self.after["served"][key]
+            else:
+                want = self.before["served"].get(key, [])
+            if cells != want:
+                fails.add("no-partial-output", f"{key[0][:8]}/{key[1]} holds {len(cells)} cells, "
+                                               f"the state {'after' if key in self.after['served'] else 'before'} "
+                                               f"{len(want)}")
 
     def stray(self, root):
         out = []
