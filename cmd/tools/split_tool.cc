@@ -229,9 +229,9 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
     }
     return RunFileSplit(file, rows, regions, hex, out_dir, trust, json, out, err);
   }
+  if (!table.empty()) return UsageError(err, kTool, "--table is for --file");
   if (target.empty()) return UsageError(err, kTool, "a region (or --file) is required");
   if (!out_dir.empty()) return UsageError(err, kTool, "--out-dir is for --file");
-  if (!table.empty()) return UsageError(err, kTool, "--table is for --file");
   if (midkey + !at.empty() + into.has_value() > 1)
     return UsageError(err, kTool, "--midkey, --at and --into exclude each other");
   std::string path = target[0];
@@ -316,7 +316,7 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
       for (const auto& d : done.daughters) names.push_back(d.EncodedName());
       out << fmt::format("committed: daughters {}; parent {} archived. HBase's "
                          "hbase:meta still names the parent: see hfile-split(1), HBASE:META\n",
-                         fmt::join(names, " and "), done.encoded_name);
+                         fmt::join(names, names.size() == 2 ? " and " : ", "), done.encoded_name);
     }
   }
   if (int sig = InterruptExitCode()) {

@@ -266,7 +266,10 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
             "split rows {} and {} are the same row under the table's split restriction",
             ToStringBinary(plan.split_rows.back()), ToStringBinary(*p.split_row)));
       plan.split_rows.push_back(*p.split_row);
-      if (i == 0) plan.point = std::move(p);
+      if (i == 0) {
+        plan.point = std::move(p);
+        plan.point.explicit_row = options.into == 0;  // quantiles are not the user's rows
+      }
     }
     HFILE_ASSIGN_OR_RETURN(plan.sides, CountSides(plan.root_dir, plan.region_dir, plan.split_rows));
   }
