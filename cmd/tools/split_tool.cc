@@ -69,7 +69,9 @@ int RunFileSplit(const std::string& file, const std::vector<std::string>& bounda
 }
 
 // Daughters are A, B, C, ... (then numbers past Z).
-std::string Letter(size_t i) { return i < 26 ? std::string(1, static_cast<char>('A' + i)) : std::to_string(i + 1); }
+std::string Letter(size_t i) {
+  return i < 26 ? std::string(1, static_cast<char>('A' + i)) : std::to_string(i + 1);
+}
 
 void PrintPlanText(const region::RegionSplitPlan& p, bool hex, std::ostream& out) {
   const std::string range =
@@ -148,7 +150,8 @@ std::vector<std::string> SplitCommas(const std::string& at) {
   size_t start = 0;
   while (true) {
     const size_t comma = at.find(',', start);
-    rows.push_back(at.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    rows.push_back(
+        at.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (comma == std::string::npos) break;
     start = comma + 1;
   }

@@ -633,39 +633,58 @@ TEST(SplitFile, AtATablesRegionBoundaries) {
   EXPECT_TRUE(ReadTableBoundaries(t.table_dir).status().IsInvalidArgument());
 }
 
-// A daughter of an unfinished split (References to its parent's files): refused, or with
-// compact_first major-compacted (the References rewritten to real files) and then split.
-TEST(RegionSplit, CompactFirstRewritesReferencesThenSplits) {
-  Table t("split-compact-first", {"b", "cf"});
-  {
+// Table t: a parent ['', '') marked split with cf (r000..r089) and b (every third row), and
+// its daughter ['', r060) holding only References (bottom halves at r060) to them.
+struct RefDaughter : Table {
+  RegionInfo daughter;
+  std::string dir;
+  explicit RefDaughter(const std::string& name) : Table(name, {"b", "cf"}) {
     std::vector<CellData> a, b;
     for (int i = 0; i < 90; ++i) a.push_back(V(RowName(i), "cf", 100, 1 + i));
     for (int i = 0; i < 90; i += 3) b.push_back(V(RowName(i), "b", 100, 300 + i));
-    WriteStoreFile(t.Family("cf") + "aaaa0001", a, 90);
-    WriteStoreFile(t.Family("b") + "bbbb0001", b, 387);
-  }
-  RegionInfo parent = t.info;
-  parent.split = parent.offline = true;
-  {
+    WriteStoreFile(Family("cf") + "aaaa0001", a, 90);
+    WriteStoreFile(Family("b") + "bbbb0001", b, 387);
+    RegionInfo parent = info;
+    parent.split = parent.offline = true;
     std::string bytes;
     parent.EncodeTo(&bytes);
-    test::WriteFileOrDie(t.region_dir + "/.regioninfo", bytes);
-  }
-  RegionInfo d = t.info;
-  d.end_key = RowName(60);
-  d.region_id = 2000;
-  const std::string dir = t.table_dir + "/" + d.EncodedName();
-  {
-    std::string bytes;
-    d.EncodeTo(&bytes);
+    test::WriteFileOrDie(region_dir + "/.regioninfo", bytes);
+    daughter = info;
+    daughter.end_key = RowName(60);
+    daughter.region_id = 2000;
+    dir = table_dir + "/" + daughter.EncodedName();
+    bytes.clear();
+    daughter.EncodeTo(&bytes);
     fs::create_directories(dir + "/cf");
     fs::create_directories(dir + "/b");
     test::WriteFileOrDie(dir + "/.regioninfo", bytes);
     std::string bottom;
     Reference::ForRow(RowName(60), Reference::Range::kBottom).EncodeTo(&bottom);
-    test::WriteFileOrDie(dir + "/cf/aaaa0001." + t.info.EncodedName(), bottom);
-    test::WriteFileOrDie(dir + "/b/bbbb0001." + t.info.EncodedName(), bottom);
+    test::WriteFileOrDie(dir + "/cf/aaaa0001." + info.EncodedName(), bottom);
+    test::WriteFileOrDie(dir + "/b/bbbb0001." + info.EncodedName(), bottom);
   }
+  // The region dirs but the parent's.
+  std::vector<std::string> Daughters() const {
+    std::vector<std::string> out;
+    for (const auto& r : Regions(table_dir))
+      if (r != info.EncodedName()) out.push_back(r);
+    return out;
+  }
+};
+
+// The compaction may zero old sequence ids (hbase.hstore.compaction.keep.seqId.period):
+// cells compared without them.
+Cells WithoutSeqIds(const Cells& c) {
+  Cells out;
+  for (const auto& x : c) out.insert(x.substr(0, x.rfind('#')));
+  return out;
+}
+
+// A daughter of an unfinished split (References to its parent's files): refused, or with
+// compact_first major-compacted (the References rewritten to real files) and then split.
+TEST(RegionSplit, CompactFirstRewritesReferencesThenSplits) {
+  RefDaughter t("split-compact-first");
+  const std::string& dir = t.dir;
   const Cells before = RegionCells(t.root, dir);
   ASSERT_EQ(before.size(), 60u + 20u);
   auto refused = PlanRegionSplit(dir, Opts(RowName(30)));
@@ -702,16 +721,70 @@ TEST(RegionSplit, CompactFirstRewritesReferencesThenSplits) {
       for (const auto& e : fs::directory_iterator(ddir + "/" + fam))
         EXPECT_FALSE(e.path().filename().string().find('.') != std::string::npos) << e.path();
   }
-  // The compaction may zero old sequence ids (hbase.hstore.compaction.keep.seqId.period):
-  // compare the cells without them.
-  auto strip = [](const Cells& c) {
-    Cells out;
-    for (const auto& x : c) out.insert(x.substr(0, x.rfind('#')));
-    return out;
-  };
-  EXPECT_EQ(strip(after), strip(before));
+  EXPECT_EQ(WithoutSeqIds(after), WithoutSeqIds(before));
   // The parent (the CatalogJanitor's to archive) is left as it was.
   EXPECT_TRUE(fs::exists(t.Family("cf") + "aaaa0001"));
+}
+
+// SIGKILL at every step of the compaction and of the split after it: the daughter is left
+// with its References or compacted (cells the same), or the split's daughters are complete;
+// a rerun with compact_first finishes.
+TEST(RegionSplit, SigkillAtEveryStepOfCompactFirst) {
+  RefDaughter pristine("split-kill-cf-pristine");
+  const Cells before = WithoutSeqIds(RegionCells(pristine.root, pristine.dir));
+  RegionSplitOptions base = Opts(RowName(30));
+  base.compact_first = true;
+  int crashes = 0, compacted_only = 0;
+  for (int n = 1; n < 120; ++n) {
+    RefDaughter t("split-kill-cf");
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      RegionSplitOptions o = base;
+      int count = 0;
+      o.checkpoint = [&](const std::string&) {
+        if (++count == n) ::raise(SIGKILL);
+      };
+      ::_exit(Split(t.dir, o).ok() ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const bool crashed = WIFSIGNALED(status);
+    if (!crashed) {
+      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
+    }
+    crashes += crashed;
+    // A compaction killed after its commit record (the region's journal under .tmp/) has its
+    // output in place and its inputs not yet archived: the rerun finishes it first.
+    if (fs::exists(t.dir) && t.Daughters().size() == 1 && !fs::exists(t.dir + "/.tmp")) {
+      EXPECT_EQ(WithoutSeqIds(RegionCells(t.root, t.dir)), before) << "step " << n;
+      bool refs = false;
+      for (const auto& fam : {"b", "cf"})
+        for (const auto& e : fs::directory_iterator(t.dir + "/" + fam))
+          refs |= e.path().filename().string().find('.') != std::string::npos;
+      compacted_only += !refs;
+    }
+    Status rerun = fs::exists(t.dir) ? Split(t.dir, base) : Status::OK();
+    ASSERT_TRUE(rerun.ok()) << "rerun after step " << n << ": " << rerun.ToString();
+    if (!fs::exists(t.dir) && fs::exists(t.table_dir + "/.hfile-journal")) {
+      std::vector<std::string> log;
+      ASSERT_TRUE(FinishInterruptedSplit(t.table_dir, kNow, &log).ok()) << "step " << n;
+    }
+    const auto daughters = t.Daughters();
+    ASSERT_EQ(daughters.size(), 2u) << "step " << n;
+    Cells after;
+    for (const auto& d : daughters) {
+      Cells c = RegionCells(t.root, t.table_dir + "/" + d);
+      after.insert(c.begin(), c.end());
+    }
+    EXPECT_EQ(WithoutSeqIds(after), before) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.dir)) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal")) << "step " << n;
+    if (!crashed) break;
+  }
+  EXPECT_GE(crashes, 10);
+  EXPECT_GE(compacted_only, 1);
+  std::cout << "compact-first kill test: " << crashes << " kills, compacted but unsplit after "
+            << compacted_only << "\n";
 }
 
 int RunTool(std::vector<std::string> args, std::string* text) {
