@@ -258,11 +258,16 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
       spo.count_sides = false;
       HFILE_ASSIGN_OR_RETURN(RegionSplitPoint p,
                              ComputeSplitPoint(plan.root_dir, plan.region_dir, spo));
+      // The user's rows are a usage error (1); quantiles HBase would not take, a refusal (3).
+      auto refuse = [&](std::string why) {
+        return options.into ? Status::NotSupported(std::move(why), region_dir)
+                            : Status::InvalidArgument(std::move(why));
+      };
       if (!p.split_row)
-        return Status::InvalidArgument(fmt::format("cannot split at row {}: {}",
-                                                   ToStringBinary(rows[i]), p.no_split_reason));
+        return refuse(fmt::format("cannot split at row {}: {}", ToStringBinary(rows[i]),
+                                  p.no_split_reason));
       if (!plan.split_rows.empty() && !(plan.split_rows.back() < *p.split_row))
-        return Status::InvalidArgument(fmt::format(
+        return refuse(fmt::format(
             "split rows {} and {} are the same row under the table's split restriction",
             ToStringBinary(plan.split_rows.back()), ToStringBinary(*p.split_row)));
       plan.split_rows.push_back(*p.split_row);
