@@ -350,23 +350,30 @@ Result<std::vector<std::string>> QuantileSplitRows(const std::string& root_dir,
   if (blocks.empty() || total == 0)
     return Status::NotSupported(fmt::format("store {} holds no cells", *family), region_dir);
 
+  // starts[i]: the bytes of blocks[0, i). Cut k goes at the block start nearest k/n of the
+  // bytes (the next one when that block's row is not above the previous cut's).
+  std::vector<uint64_t> starts(blocks.size());
+  for (size_t i = 1; i < blocks.size(); ++i) starts[i] = starts[i - 1] + blocks[i - 1].size;
+  auto row_of = [&](size_t i) { return KeyRow(Slice(blocks[i].key)).ToString(); };
   std::vector<std::string> rows;
-  std::string floor = KeyRow(Slice(blocks[0].key)).ToString();  // a cut must be above this
-  uint64_t before = 0;  // bytes of blocks[0, i)
-  size_t i = 0;
+  std::string floor = row_of(0);  // a cut must be above this row
+  size_t lo = 1;                  // the first block a cut may start at
   for (int k = 1; k < n; ++k) {
     const long double target = static_cast<long double>(total) * k / n;
-    for (; i < blocks.size(); before += blocks[i].size, ++i) {
-      if (i == 0 || before < target) continue;
-      const std::string row = KeyRow(Slice(blocks[i].key)).ToString();
-      if (floor < row) break;
-    }
-    if (i == blocks.size())
+    size_t j = std::lower_bound(starts.begin() + std::min(lo, starts.size()), starts.end(),
+                                target, [](uint64_t s, long double t) { return s < t; }) -
+               starts.begin();
+    if (j > lo && (j == blocks.size() || target - starts[j - 1] < starts[j] - target) &&
+        floor < row_of(j - 1))
+      --j;
+    while (j < blocks.size() && !(floor < row_of(j))) ++j;
+    if (j >= blocks.size())
       return Status::NotSupported(fmt::format(
           "store {} has too few data blocks with distinct rows ({} blocks) to cut the region "
           "into {} daughters", *family, blocks.size(), n), region_dir);
-    floor = KeyRow(Slice(blocks[i].key)).ToString();
+    floor = row_of(j);
     rows.push_back(floor);
+    lo = j + 1;
   }
   return rows;
 }
