@@ -131,10 +131,10 @@ struct RegionSplitPlan {
 // The rows cutting a region into `n` daughters of about equal size: the largest store (by
 // HStore.getSize, the first in family-name order on a tie, as HBase's split point chooses) has
 // its files' data-block index entries merged in key order, each weighted by its block's
-// on-disk size; cut k (1 <= k < n) is the row of the first block at or past k/n of the bytes
-// whose row is above the previous cut (and above the store's first row). NotSupported when the
-// store has too few blocks (or distinct block rows) for `n` daughters. `family` receives the
-// store's name.
+// on-disk size; cut k (1 <= k < n) is the row of the block whose start is nearest k/n of the
+// bytes (or of the next block whose row is above the previous cut and the store's first row).
+// NotSupported when the store has too few blocks (or distinct block rows) for `n` daughters.
+// `family` receives the store's name.
 Result<std::vector<std::string>> QuantileSplitRows(const std::string& root_dir,
                                                    const std::string& region_dir, int n,
                                                    std::string* family);
