@@ -22,6 +22,7 @@
 #include "region/store_file_reader.h"
 #include "region/store_rewrite.h"
 #include "region/store_writer.h"
+#include "region/table_descriptor.h"
 #include "region/target.h"
 
 namespace hfile::region {
@@ -66,15 +67,25 @@ std::optional<int64_t> SeqIdMarker(const std::string& name) {
   return std::stoll(n);
 }
 
+// The region's stores as HBase opens them: the families of the table's descriptor (when
+// readable; ComputeSplitPoint reads them the same way), compacted-away files dropped.
+Result<RegionDir> ScanStores(const std::string& root_dir, const std::string& region_dir) {
+  const std::string table_dir = fs::path(region_dir).lexically_normal().parent_path().string();
+  auto d = ReadTableDescriptor(table_dir);
+  HFILE_ASSIGN_OR_RETURN(RegionDir region,
+                         ScanRegionDir(root_dir, region_dir, d.ok() ? &d->descriptor : nullptr));
+  for (auto& fam : region.families) SeparateCompactedAway(&fam);
+  return region;
+}
+
 // Every family's cells and bytes in each of rows.size() + 1 ranges, each store read as the
 // region reads it (compacted-away files dropped); file bytes shared in proportion.
 Result<std::vector<FamilySides>> CountSides(const std::string& root_dir,
                                             const std::string& region_dir,
                                             const std::vector<std::string>& rows) {
-  HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanRegionDir(root_dir, region_dir));
+  HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanStores(root_dir, region_dir));
   std::vector<FamilySides> out;
-  for (auto& fam : region.families) {
-    SeparateCompactedAway(&fam);
+  for (const auto& fam : region.families) {
     FamilySides sides{fam.name, std::vector<SplitSide>(rows.size() + 1)};
     uint64_t store_size = 0, kv_total = 0;
     for (const auto& sf : fam.store_files) {
@@ -308,13 +319,12 @@ Result<std::vector<std::string>> QuantileSplitRows(const std::string& root_dir,
                                                    const std::string& region_dir, int n,
                                                    std::string* family) {
   if (n < 2) return Status::InvalidArgument(fmt::format("cannot split into {} daughters", n));
-  HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanRegionDir(root_dir, region_dir));
+  HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanStores(root_dir, region_dir));
   // The largest store (HStore.getSize: its files' lengths; strictly larger replaces, as
   // RegionSplitPolicy compares stores in family-name order).
   std::vector<std::unique_ptr<StoreFileReader>> largest;
   uint64_t largest_size = 0;
-  for (auto& fam : region.families) {
-    SeparateCompactedAway(&fam);
+  for (const auto& fam : region.families) {
     std::vector<std::unique_ptr<StoreFileReader>> readers;
     uint64_t size = 0;
     for (const auto& sf : fam.store_files) {
