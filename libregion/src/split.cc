@@ -237,9 +237,18 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
           "family {} uses the FILE store-file tracker (.filelist/); splitting such a region "
           "offline is not supported", f.name), region_dir);
 
-  // The split rows are chosen on the compacted region (RunRegionSplit plans again).
+  // The split rows are chosen on the compacted region (RunRegionSplit plans again); a given
+  // row outside the region is refused before anything is compacted.
   plan.compact_first = !plan.compact_stores.empty();
-  if (plan.compact_first) return plan;
+  if (plan.compact_first) {
+    std::vector<std::string> given = options.split_rows;
+    if (options.split_row) given.push_back(*options.split_row);
+    for (const auto& row : given)
+      if (!plan.parent.ContainsRow(row) || row == plan.parent.start_key)
+        return Status::InvalidArgument(
+            "the split row is outside the region or its start key", row);
+    return plan;
+  }
 
   std::optional<std::string> one_row = options.split_row;
   if (options.split_rows.size() == 1) one_row = options.split_rows[0];

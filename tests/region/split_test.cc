@@ -692,6 +692,11 @@ TEST(RegionSplit, CompactFirstRewritesReferencesThenSplits) {
   EXPECT_TRUE(refused.status().IsNotSupported());
   EXPECT_NE(refused.status().ToString().find("--compact-first"), std::string::npos);
 
+  // A row outside the daughter: refused before any compaction.
+  RegionSplitOptions outside = Opts(RowName(70));
+  outside.compact_first = true;
+  EXPECT_TRUE(PlanRegionSplit(dir, outside).status().IsInvalidArgument());
+
   RegionSplitOptions o = Opts(RowName(30));
   o.compact_first = true;
   auto plan = PlanRegionSplit(dir, o);
