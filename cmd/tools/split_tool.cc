@@ -32,15 +32,12 @@ std::string JsonList(const std::vector<std::string>& v) {
 
 std::string Row(const std::string& row, bool hex) { return hex ? ToHex(row) : ToStringBinary(row); }
 
-int RunFileSplit(const std::string& file, const std::vector<std::string>& at, bool hex,
-                 const std::string& out_dir, bool trust, bool json, std::ostream& out,
-                 std::ostream& err) {
+// `regions` (--table): the region each range goes to, boundaries.size() + 1 names.
+int RunFileSplit(const std::string& file, const std::vector<std::string>& boundaries,
+                 const std::vector<std::string>& regions, bool hex, const std::string& out_dir,
+                 bool trust, bool json, std::ostream& out, std::ostream& err) {
   region::FileSplitOptions o;
-  for (const auto& a : at) {
-    auto b = ParseBytesArg(a, hex);
-    if (!b.ok()) return UsageError(err, kTool, b.status().message());
-    o.boundaries.push_back(*b);
-  }
+  o.boundaries = boundaries;
   o.out_dir = out_dir;
   o.verify_input = !trust;
   o.cancel = InstallInterruptHandlers();
@@ -54,8 +51,9 @@ int RunFileSplit(const std::string& file, const std::vector<std::string>& at, bo
   if (json) {
     std::string outs;
     for (const auto& x : r.outputs)
-      outs += fmt::format("{}{{\"range\":{},\"path\":{},\"cells\":{},\"file_size\":{}}}",
-                          outs.empty() ? "" : ",", x.range, Json(x.path), x.cells, x.file_size);
+      outs += fmt::format("{}{{\"range\":{},\"path\":{},\"cells\":{},\"file_size\":{}{}}}",
+                          outs.empty() ? "" : ",", x.range, Json(x.path), x.cells, x.file_size,
+                          regions.empty() ? "" : ",\"region\":" + Json(regions[x.range]));
     out << fmt::format("{{\"kind\":\"file\",\"input\":{},\"cells\":{},\"outputs\":[{}]}}\n",
                        Json(file), r.cells, outs);
   } else {
@@ -63,61 +61,135 @@ int RunFileSplit(const std::string& file, const std::vector<std::string>& at, bo
     for (const auto& x : r.outputs) {
       const std::string lo = x.range == 0 ? "" : Row(o.boundaries[x.range - 1], hex);
       const std::string hi = x.range == o.boundaries.size() ? "" : Row(o.boundaries[x.range], hex);
-      out << fmt::format("  [{}, {})  {} cells, {} bytes  {}\n", lo, hi, x.cells, x.file_size,
-                         x.path);
+      out << fmt::format("  [{}, {})  {} cells, {} bytes  {}{}\n", lo, hi, x.cells, x.file_size,
+                         x.path, regions.empty() ? "" : "  -> region " + regions[x.range]);
     }
   }
   return kExitOk;
 }
 
+// Daughters are A, B, C, ... (then numbers past Z).
+std::string Letter(size_t i) {
+  return i < 26 ? std::string(1, static_cast<char>('A' + i)) : std::to_string(i + 1);
+}
+
 void PrintPlanText(const region::RegionSplitPlan& p, bool hex, std::ostream& out) {
-  out << fmt::format("region {} [{}, {}) split at {}{}\n", p.encoded_name,
-                     Row(p.parent.start_key, hex), Row(p.parent.end_key, hex), Row(p.split_row, hex),
-                     p.point.explicit_row ? " (given)" : " (HBase's split point)");
-  out << fmt::format("  daughter A {} [{}, {})\n", p.daughter_a.EncodedName(),
-                     Row(p.daughter_a.start_key, hex), Row(p.daughter_a.end_key, hex));
-  out << fmt::format("  daughter B {} [{}, {})\n", p.daughter_b.EncodedName(),
-                     Row(p.daughter_b.start_key, hex), Row(p.daughter_b.end_key, hex));
-  for (const auto& f : p.point.families)
-    out << fmt::format("  {}: A {} cells {} bytes | B {} cells {} bytes\n", f.family,
-                       f.below.cells, f.below.file_bytes, f.above.cells, f.above.file_bytes);
+  const std::string range =
+      fmt::format("[{}, {})", Row(p.parent.start_key, hex), Row(p.parent.end_key, hex));
+  if (p.compact_first) {
+    out << fmt::format("region {} {}: References in {}: major-compacted first (as hfile "
+                       "compact does), the split row(s) then chosen on the compacted region\n",
+                       p.encoded_name, range, fmt::join(p.compact_stores, ", "));
+  } else if (p.daughters.size() == 2) {
+    out << fmt::format("region {} {} split at {}{}\n", p.encoded_name, range,
+                       Row(p.split_row, hex),
+                       p.point.explicit_row ? " (given)" : " (HBase's split point)");
+  } else {
+    std::vector<std::string> rows;
+    for (const auto& r : p.split_rows) rows.push_back(Row(r, hex));
+    out << fmt::format("region {} {} split into {} at {}{}\n", p.encoded_name, range,
+                       p.daughters.size(), fmt::join(rows, ", "),
+                       p.quantile_family.empty()
+                           ? " (given)"
+                           : " (size quantiles of " + p.quantile_family + "'s block index)");
+  }
+  for (size_t i = 0; i < p.daughters.size(); ++i)
+    out << fmt::format("  daughter {} {} [{}, {})\n", Letter(i), p.daughters[i].EncodedName(),
+                       Row(p.daughters[i].start_key, hex), Row(p.daughters[i].end_key, hex));
+  for (const auto& f : p.sides) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < f.daughters.size(); ++i)
+      parts.push_back(fmt::format("{} {} cells {} bytes", Letter(i), f.daughters[i].cells,
+                                  f.daughters[i].file_bytes));
+    out << fmt::format("  {}: {}\n", f.family, fmt::join(parts, " | "));
+  }
   for (const auto& r : p.recovery) out << "  " << r << "\n";
   for (const auto& r : p.refused) out << "  REFUSED: " << r << "\n";
 }
 
+std::string SideJson(const region::SplitSide& s) {
+  return fmt::format("{{\"cells\":{},\"kv_bytes\":{},\"file_bytes\":{}}}", s.cells, s.kv_bytes,
+                     s.file_bytes);
+}
+
+// Two daughters also as "daughter_a"/"daughter_b" and per family "a"/"b" (the first form).
 std::string PlanJson(const region::RegionSplitPlan& p) {
+  const bool two = p.daughters.size() == 2;
   std::string fams;
-  for (const auto& f : p.point.families)
-    fams += fmt::format(
-        "{}{{\"family\":{},\"a\":{{\"cells\":{},\"kv_bytes\":{},\"file_bytes\":{}}},"
-        "\"b\":{{\"cells\":{},\"kv_bytes\":{},\"file_bytes\":{}}}}}",
-        fams.empty() ? "" : ",", Json(f.family), f.below.cells, f.below.kv_bytes,
-        f.below.file_bytes, f.above.cells, f.above.kv_bytes, f.above.file_bytes);
-  return fmt::format(
-      "\"region\":{},\"split_row\":{},\"explicit_row\":{},\"daughter_a\":{},\"daughter_b\":{},"
-      "\"region_id\":{},\"families\":[{}],\"refused\":{}",
-      Json(p.encoded_name), Json(ToStringBinary(p.split_row)), p.point.explicit_row,
-      Json(p.daughter_a.EncodedName()), Json(p.daughter_b.EncodedName()), p.daughter_a.region_id,
-      fams, JsonList(p.refused));
+  for (const auto& f : p.sides) {
+    std::string each;
+    for (const auto& d : f.daughters) each += (each.empty() ? "" : ",") + SideJson(d);
+    fams += fmt::format("{}{{\"family\":{},\"daughters\":[{}]{}}}", fams.empty() ? "" : ",",
+                        Json(f.family), each,
+                        two ? ",\"a\":" + SideJson(f.daughters[0]) + ",\"b\":" +
+                                  SideJson(f.daughters[1])
+                            : "");
+  }
+  std::string daughters, rows;
+  for (const auto& d : p.daughters)
+    daughters += fmt::format("{}{{\"name\":{},\"start\":{},\"end\":{}}}",
+                             daughters.empty() ? "" : ",", Json(d.EncodedName()),
+                             Json(ToStringBinary(d.start_key)), Json(ToStringBinary(d.end_key)));
+  for (const auto& r : p.split_rows) rows += (rows.empty() ? "" : ",") + Json(ToStringBinary(r));
+  std::string out = fmt::format(
+      "\"region\":{},\"compact_first\":{},\"compact_stores\":{},\"split_row\":{},"
+      "\"split_rows\":[{}],\"explicit_row\":{},\"quantile_family\":{},\"daughters\":[{}],",
+      Json(p.encoded_name), p.compact_first, JsonList(p.compact_stores),
+      Json(ToStringBinary(p.split_row)), rows, p.point.explicit_row, Json(p.quantile_family),
+      daughters);
+  if (two)
+    out += fmt::format("\"daughter_a\":{},\"daughter_b\":{},", Json(p.daughter_a.EncodedName()),
+                       Json(p.daughter_b.EncodedName()));
+  return out + fmt::format("\"region_id\":{},\"families\":[{}],\"refused\":{}",
+                           p.daughters.empty() ? 0 : p.daughters[0].region_id, fams,
+                           JsonList(p.refused));
+}
+
+std::vector<std::string> SplitCommas(const std::string& at) {
+  std::vector<std::string> rows;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = at.find(',', start);
+    rows.push_back(
+        at.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return rows;
 }
 
 }  // namespace
 
 int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Split an HFile at rows (as completebulkload splits a straddling file), or a "
-               "region into two daughter regions offline, committing crash-safely.",
+  CLI::App app{"Split an HFile at rows or at a table's region boundaries (as completebulkload "
+               "splits a straddling file), or a region into two or more daughter regions "
+               "offline, committing crash-safely.",
                kTool};
   AddStandardFlags(app);
-  std::vector<std::string> target;
+  std::vector<std::string> target, table;
   std::string file, out_dir, at, crash_at;
   bool hex = false, dry_run = false, force = false, json = false, trust = false;
-  std::optional<int64_t> now;
+  bool midkey = false, compact_first = false;
+  std::optional<int64_t> now, into;
   app.add_option("target", target,
                  "Region dir (<root>/data/<ns>/<table>/<region>), or ROOT TABLE REGION");
   app.add_option("--file", file, "Split this HFile instead of a region");
   app.add_option("--at", at,
                  "Split row(s): with --file a comma-separated list; for a region one row "
                  "(default: HBase's split point). \\xNN escapes, or hex with --hex");
+  app.add_option("--table", table,
+                 "With --file: cut at this table's region boundaries (TABLE_DIR, or ROOT "
+                 "[ns:]table)")
+      ->expected(1, 2);
+  app.add_flag("--midkey", midkey,
+               "Split a region at HBase's split point (the default; excludes --at and --into)");
+  app.add_option("--into", into,
+                 "Split a region into N daughters at size quantiles of its largest store's "
+                 "block index")
+      ->check(IntegerIn(2, 1000));
+  app.add_flag("--compact-first", compact_first,
+               "Major-compact a region with References (a daughter of an unfinished split) "
+               "first, then split it");
   app.add_option("--out-dir", out_dir, "With --file: the directory the outputs are written to");
   app.add_flag("--hex", hex, "--at is hex");
   app.add_flag("--dry-run", dry_run,
@@ -135,21 +207,36 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
 
   if (!file.empty()) {
     if (!target.empty()) return UsageError(err, kTool, "--file takes no region argument");
-    if (at.empty() || out_dir.empty())
-      return UsageError(err, kTool, "--file needs --at and --out-dir");
+    if (at.empty() == table.empty() || out_dir.empty())
+      return UsageError(err, kTool, "--file needs one of --at and --table, and --out-dir");
     if (dry_run) return UsageError(err, kTool, "--dry-run is for a region split");
-    std::vector<std::string> rows;
-    size_t start = 0;
-    while (true) {
-      const size_t comma = at.find(',', start);
-      rows.push_back(at.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
-      if (comma == std::string::npos) break;
-      start = comma + 1;
+    if (midkey || into || compact_first)
+      return UsageError(err, kTool, "--midkey, --into and --compact-first are for a region split");
+    std::vector<std::string> rows, regions;
+    if (!table.empty()) {
+      size_t used = 0;
+      auto t = region::ResolveTargetArgs(table, /*allow_region=*/false, &used);
+      if (!t.ok()) return ReportError(err, kTool, t.status());
+      if (used != table.size() || t->kind != region::Target::Kind::kTable)
+        return UsageError(err, kTool, "--table names a table: TABLE_DIR, or ROOT [ns:]table");
+      auto b = region::ReadTableBoundaries(t->table_dir);
+      if (!b.ok()) return ReportError(err, kTool, b.status());
+      rows = std::move(b->boundaries);
+      regions = std::move(b->regions);
+    } else {
+      for (const auto& a : SplitCommas(at)) {
+        auto b = ParseBytesArg(a, hex);
+        if (!b.ok()) return UsageError(err, kTool, b.status().message());
+        rows.push_back(*b);
+      }
     }
-    return RunFileSplit(file, rows, hex, out_dir, trust, json, out, err);
+    return RunFileSplit(file, rows, regions, hex, out_dir, trust, json, out, err);
   }
+  if (!table.empty()) return UsageError(err, kTool, "--table is for --file");
   if (target.empty()) return UsageError(err, kTool, "a region (or --file) is required");
   if (!out_dir.empty()) return UsageError(err, kTool, "--out-dir is for --file");
+  if (midkey + !at.empty() + into.has_value() > 1)
+    return UsageError(err, kTool, "--midkey, --at and --into exclude each other");
   std::string path = target[0];
   if (target.size() > 1 || region::IsRootDir(target[0])) {
     size_t used = 0;
@@ -182,6 +269,8 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
     if (!b.ok()) return UsageError(err, kTool, b.status().message());
     o.split_row = *b;
   }
+  if (into) o.into = static_cast<int>(*into);
+  o.compact_first = compact_first;
   o.dry_run = dry_run;
   o.force = force;
   o.verify_inputs = !trust;
@@ -196,27 +285,45 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   region::RegionSplitReport rep;
   if (!dry_run) o.cancel = InstallInterruptHandlers();
   Status s = region::RunRegionSplit(*plan, o, &rep);
+  // --compact-first: the rows were chosen after the compaction.
+  const region::RegionSplitPlan& done = rep.replanned ? *rep.replanned : *plan;
   if (json) {
     std::string files;
-    for (const auto& f : rep.files)
-      files += fmt::format("{}{{\"family\":{},\"input\":{},\"a\":{},\"b\":{},\"cells_a\":{},"
-                           "\"cells_b\":{}}}",
-                           files.empty() ? "" : ",", Json(f.family), Json(f.input),
-                           JsonList(f.outputs_a), JsonList(f.outputs_b), f.cells_a, f.cells_b);
-    out << fmt::format("{{\"kind\":\"region\",\"dry_run\":{},{},\"committed\":{},\"files\":[{}],"
-                       "\"recovered\":{},\"seconds\":{:.3f}}}\n",
-                       dry_run, PlanJson(*plan), s.ok() && !dry_run, files,
+    for (const auto& f : rep.files) {
+      std::string outs, cells;
+      for (size_t i = 0; i < f.outputs.size(); ++i) {
+        outs += (i ? "," : "") + JsonList(f.outputs[i]);
+        cells += fmt::format("{}{}", i ? "," : "", f.cells[i]);
+      }
+      files += fmt::format("{}{{\"family\":{},\"input\":{},\"outputs\":[{}],\"cells\":[{}]{}}}",
+                           files.empty() ? "" : ",", Json(f.family), Json(f.input), outs, cells,
+                           f.outputs.size() == 2
+                               ? fmt::format(",\"a\":{},\"b\":{},\"cells_a\":{},\"cells_b\":{}",
+                                             JsonList(f.outputs[0]), JsonList(f.outputs[1]),
+                                             f.cells[0], f.cells[1])
+                               : "");
+    }
+    out << fmt::format("{{\"kind\":\"region\",\"dry_run\":{},{},\"compacted\":{},"
+                       "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
+                       dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
                        JsonList(rep.recovered), rep.seconds);
   } else {
     for (const auto& r : rep.recovered) out << r << "\n";
-    for (const auto& f : rep.files)
-      out << fmt::format("  {}/{}: {} cells -> A, {} cells -> B\n", f.family, f.input, f.cells_a,
-                         f.cells_b);
-    if (s.ok() && !dry_run)
-      out << fmt::format("committed: daughters {} and {}; parent {} archived. HBase's "
+    for (const auto& c : rep.compacted) out << "  compacted " << c << "\n";
+    if (rep.replanned) PrintPlanText(done, hex, out);
+    for (const auto& f : rep.files) {
+      std::vector<std::string> parts;
+      for (size_t i = 0; i < f.cells.size(); ++i)
+        parts.push_back(fmt::format("{} cells -> {}", f.cells[i], Letter(i)));
+      out << fmt::format("  {}/{}: {}\n", f.family, f.input, fmt::join(parts, ", "));
+    }
+    if (s.ok() && !dry_run) {
+      std::vector<std::string> names;
+      for (const auto& d : done.daughters) names.push_back(d.EncodedName());
+      out << fmt::format("committed: daughters {}; parent {} archived. HBase's "
                          "hbase:meta still names the parent: see hfile-split(1), HBASE:META\n",
-                         plan->daughter_a.EncodedName(), plan->daughter_b.EncodedName(),
-                         plan->encoded_name);
+                         fmt::join(names, names.size() == 2 ? " and " : ", "), done.encoded_name);
+    }
   }
   if (int sig = InterruptExitCode()) {
     err << kTool << ": interrupted: the split was rolled back\n";

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "hfile/coding.h"
 #include "compression.h"
@@ -234,6 +235,34 @@ Result<std::optional<std::string>> Reader::MidKey() const {
                                           mid->entry_index, leaf.size()));
   }
   return std::optional<std::string>(leaf.entry(mid->entry_index).key.ToString());
+}
+
+Result<std::vector<DataBlockEntry>> Reader::DataBlockIndex() const {
+  std::vector<DataBlockEntry> out;
+  const uint32_t levels = rep_->trailer.num_data_index_levels;
+  BlockReader br = rep_->NewBlockReader();
+  // Depth first, so the leaves' entries come out in file order; one block per level is held.
+  std::function<Status(const IndexEntry&, uint32_t)> descend = [&](const IndexEntry& e,
+                                                                  uint32_t level) -> Status {
+    if (level >= levels) {
+      out.push_back({e.key.ToString(), e.offset, e.on_disk_size});
+      return Status::OK();
+    }
+    Block b;
+    HFILE_RETURN_IF_ERROR(br.ReadBlock(e.offset, e.on_disk_size, &b));
+    const BlockType want =
+        level + 1 == levels ? BlockType::kLeafIndex : BlockType::kIntermediateIndex;
+    HFILE_RETURN_IF_ERROR(ExpectType(b, want, "data index block"));
+    NonRootIndexView view;
+    HFILE_RETURN_IF_ERROR(view.Init(b.body).WithContext(
+        fmt::format("{} block at offset {}", BlockTypeName(want), e.offset)));
+    for (uint32_t i = 0; i < view.size(); ++i)
+      HFILE_RETURN_IF_ERROR(descend(view.entry(i), level + 1));
+    return Status::OK();
+  };
+  for (const IndexEntry& e : rep_->data_index.entries())
+    HFILE_RETURN_IF_ERROR(descend(e, 1));
+  return out;
 }
 
 Result<std::optional<std::pair<uint64_t, uint32_t>>> Reader::Rep::LocateDataBlock(

@@ -10,15 +10,19 @@
 #include <filesystem>
 
 #include "fs_util.h"
+#include "hfile/escape.h"
 #include "hfile/input_check.h"
 #include "hfile/reader.h"
 #include "hfile/rewrite.h"
 #include "region/commit.h"
+#include "region/compacted_files.h"
 #include "region/compact.h"
 #include "region/layout.h"
 #include "region/schema_writer.h"
+#include "region/store_file_reader.h"
 #include "region/store_rewrite.h"
 #include "region/store_writer.h"
+#include "region/table_descriptor.h"
 #include "region/target.h"
 
 namespace hfile::region {
@@ -63,10 +67,63 @@ std::optional<int64_t> SeqIdMarker(const std::string& name) {
   return std::stoll(n);
 }
 
+// The region's stores as HBase opens them: the families of the table's descriptor (when
+// readable; ComputeSplitPoint reads them the same way), compacted-away files dropped.
+Result<RegionDir> ScanStores(const std::string& root_dir, const std::string& region_dir) {
+  const std::string table_dir = fs::path(region_dir).lexically_normal().parent_path().string();
+  auto d = ReadTableDescriptor(table_dir);
+  HFILE_ASSIGN_OR_RETURN(RegionDir region,
+                         ScanRegionDir(root_dir, region_dir, d.ok() ? &d->descriptor : nullptr));
+  for (auto& fam : region.families) SeparateCompactedAway(&fam);
+  return region;
+}
+
+// Every family's cells and bytes in each of rows.size() + 1 ranges, each store read as the
+// region reads it (compacted-away files dropped); file bytes shared in proportion.
+Result<std::vector<FamilySides>> CountSides(const std::string& root_dir,
+                                            const std::string& region_dir,
+                                            const std::vector<std::string>& rows) {
+  HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanStores(root_dir, region_dir));
+  std::vector<FamilySides> out;
+  for (const auto& fam : region.families) {
+    FamilySides sides{fam.name, std::vector<SplitSide>(rows.size() + 1)};
+    uint64_t store_size = 0, kv_total = 0;
+    for (const auto& sf : fam.store_files) {
+      HFILE_ASSIGN_OR_RETURN(auto r, StoreFileReader::Open(sf));
+      store_size += r->hfile().file_size();
+      auto it = r->NewIterator();
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const Cell& c = it->cell();
+        const Slice row = c.row();
+        const size_t d = std::upper_bound(rows.begin(), rows.end(), row,
+                                          [](const Slice& a, const std::string& b) {
+                                            return a.compare(Slice(b)) < 0;
+                                          }) - rows.begin();
+        ++sides.daughters[d].cells;
+        sides.daughters[d].kv_bytes += KeyValueSize(c);
+        kv_total += KeyValueSize(c);
+      }
+      if (!it->status().ok()) return it->status().WithContext(sf.path);
+    }
+    uint64_t shared = 0;
+    for (size_t d = 0; d < sides.daughters.size() && kv_total > 0; ++d) {
+      SplitSide& side = sides.daughters[d];
+      side.file_bytes = d + 1 == sides.daughters.size()
+                            ? store_size - shared
+                            : static_cast<uint64_t>(static_cast<long double>(store_size) *
+                                                    side.kv_bytes / kv_total);
+      shared += side.file_bytes;
+    }
+    out.push_back(std::move(sides));
+  }
+  return out;
+}
+
 }  // namespace
 
 Status SplitFile(const std::string& path, const FileSplitOptions& o, FileSplitResult* result) {
-  HFILE_RETURN_IF_ERROR(CheckBoundaries(o.boundaries));
+  // No boundaries (a one-region table): one output, the whole file rewritten.
+  if (!o.boundaries.empty()) HFILE_RETURN_IF_ERROR(CheckBoundaries(o.boundaries));
   if (!IsDirectory(o.out_dir)) return Status::NotFound(o.out_dir, "no such output directory");
   HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(path));
   InputCheckOptions ico;
@@ -115,6 +172,12 @@ Status SplitFile(const std::string& path, const FileSplitOptions& o, FileSplitRe
 
 Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
                                         const RegionSplitOptions& options) {
+  if (options.split_row.has_value() + !options.split_rows.empty() + (options.into != 0) > 1)
+    return Status::InvalidArgument("give one of: a split row, split rows, a daughter count");
+  if (options.into < 0 || options.into == 1)
+    return Status::InvalidArgument(fmt::format("cannot split into {} daughters (2 or more)",
+                                               options.into));
+  if (!options.split_rows.empty()) HFILE_RETURN_IF_ERROR(CheckBoundaries(options.split_rows));
   HFILE_ASSIGN_OR_RETURN(Target target, ResolveTarget(region_dir));
   if (target.kind != Target::Kind::kRegion)
     return Status::InvalidArgument("not a region directory", region_dir);
@@ -151,12 +214,17 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
       for (const auto& why : r.refusals) plan.refused.push_back(why);
     for (const auto& sp : r.stores) {
       if (!sp.error.ok()) return sp.error.WithContext(r.encoded_name + "/" + sp.family);
-      for (const auto& f : sp.files)
-        if (f.reference)
+      for (const auto& f : sp.files) {
+        if (!f.reference) continue;
+        if (!options.compact_first)
           return Status::NotSupported(fmt::format(
               "{}/{} holds a Reference ({}): the region is a daughter of an unfinished split; "
-              "compact it (hfile compact) before splitting it again, as HBase does",
+              "HBase splits it again only after a compaction: rerun with --compact-first, or "
+              "compact it (hfile compact) first",
               r.encoded_name, sp.family, f.name));
+        if (plan.compact_stores.empty() || plan.compact_stores.back() != sp.family)
+          plan.compact_stores.push_back(sp.family);
+      }
     }
   }
 
@@ -169,34 +237,200 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
           "family {} uses the FILE store-file tracker (.filelist/); splitting such a region "
           "offline is not supported", f.name), region_dir);
 
-  SplitPointOptions spo;
-  spo.split_row = options.split_row;
-  spo.count_sides = true;
-  HFILE_ASSIGN_OR_RETURN(plan.point, ComputeSplitPoint(plan.root_dir, plan.region_dir, spo));
-  if (!plan.point.split_row) {
-    const std::string why = plan.point.no_split_reason.empty() ? "no split point"
-                                                               : plan.point.no_split_reason;
-    if (options.split_row) return Status::InvalidArgument("cannot split at the given row: " + why);
-    return Status::NotSupported("HBase would not split this region: " + why, region_dir);
+  // The split rows are chosen on the compacted region (RunRegionSplit plans again); a given
+  // row outside the region is refused before anything is compacted.
+  plan.compact_first = !plan.compact_stores.empty();
+  if (plan.compact_first) {
+    std::vector<std::string> given = options.split_rows;
+    if (options.split_row) given.push_back(*options.split_row);
+    for (const auto& row : given)
+      if (!plan.parent.ContainsRow(row) || row == plan.parent.start_key)
+        return Status::InvalidArgument(
+            "the split row is outside the region or its start key", row);
+    return plan;
   }
-  plan.split_row = *plan.point.split_row;
-  if (!plan.parent.ContainsRow(plan.split_row))
-    return Status::InvalidArgument("the split row is outside the region", plan.split_row);
-  if (plan.split_row == plan.parent.start_key)
-    return Status::InvalidArgument("the split row is the region's start key", plan.split_row);
 
+  std::optional<std::string> one_row = options.split_row;
+  if (options.split_rows.size() == 1) one_row = options.split_rows[0];
+  if (options.into == 0 && options.split_rows.size() <= 1) {
+    SplitPointOptions spo;
+    spo.split_row = one_row;
+    spo.count_sides = true;
+    HFILE_ASSIGN_OR_RETURN(plan.point, ComputeSplitPoint(plan.root_dir, plan.region_dir, spo));
+    if (!plan.point.split_row) {
+      const std::string why = plan.point.no_split_reason.empty() ? "no split point"
+                                                                 : plan.point.no_split_reason;
+      if (one_row) return Status::InvalidArgument("cannot split at the given row: " + why);
+      return Status::NotSupported("HBase would not split this region: " + why, region_dir);
+    }
+    plan.split_rows = {*plan.point.split_row};
+    for (const auto& f : plan.point.families) plan.sides.push_back({f.family, {f.below, f.above}});
+  } else {
+    std::vector<std::string> rows = options.split_rows;
+    if (options.into) {
+      HFILE_ASSIGN_OR_RETURN(rows, QuantileSplitRows(plan.root_dir, plan.region_dir, options.into,
+                                                     &plan.quantile_family));
+    }
+    // Each row as HBase checks a split row (restriction, range, start key, SPLIT_ENABLED).
+    for (size_t i = 0; i < rows.size(); ++i) {
+      SplitPointOptions spo;
+      spo.split_row = rows[i];
+      spo.count_sides = false;
+      HFILE_ASSIGN_OR_RETURN(RegionSplitPoint p,
+                             ComputeSplitPoint(plan.root_dir, plan.region_dir, spo));
+      // The user's rows are a usage error (1); quantiles HBase would not take, a refusal (3).
+      auto refuse = [&](std::string why) {
+        return options.into ? Status::NotSupported(std::move(why), region_dir)
+                            : Status::InvalidArgument(std::move(why));
+      };
+      if (!p.split_row)
+        return refuse(fmt::format("cannot split at row {}: {}", ToStringBinary(rows[i]),
+                                  p.no_split_reason));
+      if (!plan.split_rows.empty() && !(plan.split_rows.back() < *p.split_row))
+        return refuse(fmt::format(
+            "split rows {} and {} are the same row under the table's split restriction",
+            ToStringBinary(plan.split_rows.back()), ToStringBinary(*p.split_row)));
+      plan.split_rows.push_back(*p.split_row);
+      if (i == 0) {
+        plan.point = std::move(p);
+        plan.point.explicit_row = options.into == 0;  // quantiles are not the user's rows
+      }
+    }
+    HFILE_ASSIGN_OR_RETURN(plan.sides, CountSides(plan.root_dir, plan.region_dir, plan.split_rows));
+  }
+  for (const auto& row : plan.split_rows) {
+    if (!plan.parent.ContainsRow(row))
+      return Status::InvalidArgument("the split row is outside the region", row);
+    if (row == plan.parent.start_key)
+      return Status::InvalidArgument("the split row is the region's start key", row);
+  }
+  plan.split_row = plan.split_rows.front();
+
+  // SplitTableRegionProcedure.getDaughterRegionIdTimestamp: one id for every daughter; their
+  // start keys make their names distinct.
   int64_t now = options.now_ms ? options.now_ms : NowMs();
   uint64_t rid = static_cast<uint64_t>(now);
   if (rid <= plan.parent.region_id) rid = plan.parent.region_id + 1;
-  for (RegionInfo* d : {&plan.daughter_a, &plan.daughter_b}) {
-    d->table = plan.parent.table;
-    d->region_id = rid;
+  for (size_t i = 0; i <= plan.split_rows.size(); ++i) {
+    RegionInfo d;
+    d.table = plan.parent.table;
+    d.region_id = rid;
+    d.start_key = i == 0 ? plan.parent.start_key : plan.split_rows[i - 1];
+    d.end_key = i == plan.split_rows.size() ? plan.parent.end_key : plan.split_rows[i];
+    plan.daughters.push_back(std::move(d));
   }
-  plan.daughter_a.start_key = plan.parent.start_key;
-  plan.daughter_a.end_key = plan.split_row;
-  plan.daughter_b.start_key = plan.split_row;
-  plan.daughter_b.end_key = plan.parent.end_key;
+  plan.daughter_a = plan.daughters.front();
+  plan.daughter_b = plan.daughters.back();
   return plan;
+}
+
+Result<std::vector<std::string>> QuantileSplitRows(const std::string& root_dir,
+                                                   const std::string& region_dir, int n,
+                                                   std::string* family) {
+  if (n < 2) return Status::InvalidArgument(fmt::format("cannot split into {} daughters", n));
+  HFILE_ASSIGN_OR_RETURN(RegionDir region, ScanStores(root_dir, region_dir));
+  // The largest store (HStore.getSize: its files' lengths; strictly larger replaces, as
+  // RegionSplitPolicy compares stores in family-name order).
+  std::vector<std::unique_ptr<StoreFileReader>> largest;
+  uint64_t largest_size = 0;
+  for (const auto& fam : region.families) {
+    std::vector<std::unique_ptr<StoreFileReader>> readers;
+    uint64_t size = 0;
+    for (const auto& sf : fam.store_files) {
+      HFILE_ASSIGN_OR_RETURN(auto r, StoreFileReader::Open(sf));
+      if (r->file().reference)
+        return Status::NotSupported("a store has References: compact the region first", sf.path);
+      size += r->hfile().file_size();
+      readers.push_back(std::move(r));
+    }
+    if (size > largest_size) {
+      largest_size = size;
+      largest = std::move(readers);
+      *family = fam.name;
+    }
+  }
+  if (largest.empty()) return Status::NotSupported("the region has no store files", region_dir);
+
+  struct Block {
+    std::string key;
+    uint64_t size;
+  };
+  std::vector<Block> blocks;
+  ComparatorKind kind = largest[0]->hfile().comparator();
+  for (const auto& r : largest) {
+    HFILE_ASSIGN_OR_RETURN(auto entries, r->hfile().DataBlockIndex());
+    for (auto& e : entries) blocks.push_back({std::move(e.key), e.on_disk_size});
+  }
+  std::stable_sort(blocks.begin(), blocks.end(), [kind](const Block& a, const Block& b) {
+    return CompareKeys(kind, Slice(a.key), Slice(b.key)) < 0;
+  });
+  uint64_t total = 0;
+  for (const auto& b : blocks) total += b.size;
+  if (blocks.empty() || total == 0)
+    return Status::NotSupported(fmt::format("store {} holds no cells", *family), region_dir);
+
+  // starts[i]: the bytes of blocks[0, i). Cut k goes at the block start nearest k/n of the
+  // bytes (the next one when that block's row is not above the previous cut's).
+  std::vector<uint64_t> starts(blocks.size());
+  for (size_t i = 1; i < blocks.size(); ++i) starts[i] = starts[i - 1] + blocks[i - 1].size;
+  auto row_of = [&](size_t i) { return KeyRow(Slice(blocks[i].key)).ToString(); };
+  std::vector<std::string> rows;
+  std::string floor = row_of(0);  // a cut must be above this row
+  size_t lo = 1;                  // the first block a cut may start at
+  for (int k = 1; k < n; ++k) {
+    const long double target = static_cast<long double>(total) * k / n;
+    size_t j = std::lower_bound(starts.begin() + std::min(lo, starts.size()), starts.end(),
+                                target, [](uint64_t s, long double t) { return s < t; }) -
+               starts.begin();
+    if (j > lo && (j == blocks.size() || target - starts[j - 1] < starts[j] - target) &&
+        floor < row_of(j - 1))
+      --j;
+    while (j < blocks.size() && !(floor < row_of(j))) ++j;
+    if (j >= blocks.size())
+      return Status::NotSupported(fmt::format(
+          "store {} has too few data blocks with distinct rows ({} blocks) to cut the region "
+          "into {} daughters", *family, blocks.size(), n), region_dir);
+    floor = row_of(j);
+    rows.push_back(floor);
+    lo = j + 1;
+  }
+  return rows;
+}
+
+Result<TableBoundaries> ReadTableBoundaries(const std::string& table_dir) {
+  std::vector<std::pair<RegionInfo, std::string>> regions;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(table_dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (!e.is_directory() || !IsRegionDirName(name)) continue;
+    HFILE_ASSIGN_OR_RETURN(RegionInfo info,
+                           ReadRegionInfoFile(JoinPath(e.path().string(), ".regioninfo")));
+    if (info.split || info.replica_id != 0) continue;
+    regions.emplace_back(std::move(info), name);
+  }
+  if (ec) return Status::IOError("cannot list " + table_dir, ec.message());
+  if (regions.empty()) return Status::InvalidArgument("the table has no regions", table_dir);
+  std::sort(regions.begin(), regions.end(), [](const auto& a, const auto& b) {
+    return a.first.start_key < b.first.start_key;
+  });
+  TableBoundaries out;
+  std::string expect;  // the start key the next region must have
+  for (size_t i = 0; i < regions.size(); ++i) {
+    const RegionInfo& r = regions[i].first;
+    if (r.start_key != expect || (i > 0 && expect.empty()))
+      return Status::InvalidArgument(fmt::format(
+          "the table's regions do not chain: {} starts at {} where {} was expected (a hole or "
+          "an overlap; hfile verify --table shows it)", regions[i].second,
+          ToStringBinary(r.start_key), ToStringBinary(expect)), table_dir);
+    if (i > 0) out.boundaries.push_back(r.start_key);
+    out.regions.push_back(regions[i].second);
+    expect = r.end_key;
+  }
+  if (!expect.empty())
+    return Status::InvalidArgument(fmt::format(
+        "the table's regions do not chain: the last ends at {}, not at the end of the row space",
+        ToStringBinary(expect)), table_dir);
+  return out;
 }
 
 namespace {
@@ -231,13 +465,19 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
     return s;
   };
   const std::string staging = JoinPath(plan.table_dir, t.staging);
-  const std::string enc_a = plan.daughter_a.EncodedName(), enc_b = plan.daughter_b.EncodedName();
-  const std::string dir_a = JoinPath(staging, enc_a), dir_b = JoinPath(staging, enc_b);
+  const size_t n = plan.daughters.size();
+  std::vector<std::string> enc, dirs;
+  for (const auto& d : plan.daughters) {
+    enc.push_back(d.EncodedName());
+    dirs.push_back(JoinPath(staging, enc.back()));
+  }
   const std::string work = JoinPath(staging, "work");
-  for (const auto& d : {staging, dir_a, dir_b, work})
+  for (const auto& d : {staging, work})
     if (Status s = MakeDir(d); !s.ok()) return rollback(s);
-  for (const auto& [dir, info] : {std::pair{dir_a, &plan.daughter_a}, {dir_b, &plan.daughter_b}}) {
-    if (Status s = WriteRegionInfo(dir, *info); !s.ok()) return rollback(s);
+  for (size_t i = 0; i < n; ++i) {
+    const std::string& dir = dirs[i];
+    if (Status s = MakeDir(dir); !s.ok()) return rollback(s);
+    if (Status s = WriteRegionInfo(dir, plan.daughters[i]); !s.ok()) return rollback(s);
     for (const auto& fam : parent.families)
       if (Status s = MakeDir(JoinPath(dir, fam.name)); !s.ok()) return rollback(s);
     if (max_seq > 0) {
@@ -254,6 +494,8 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
       SplitFileResult fr;
       fr.family = sp.family;
       fr.input = f.name;
+      fr.outputs.resize(n);
+      fr.cells.resize(n);
       auto reader = Reader::Open(f.entry.target_path);
       if (!reader.ok()) return rollback(reader.status());
       auto settings = SettingsOf(**reader);
@@ -266,7 +508,7 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
       ro.verify_inputs = o.verify_inputs;
       ro.writer.dir = work;
       ro.writer.writer = *settings;
-      ro.writer.boundaries = {plan.split_row};
+      ro.writer.boundaries = plan.split_rows;
       ro.writer.cancel = o.cancel;
       ro.writer.checkpoint = o.checkpoint;
       StoreRewriteResult rr;
@@ -277,16 +519,16 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
               ? fmt::format("_SeqId_{}_", *f.entry.name.bulk_load_seq_id)
               : "";
       for (const auto& out : rr.outputs) {
-        const bool a = out.range == 0;
+        const size_t d = out.range;
         const std::string name = out.name + suffix;
-        const std::string to = JoinPath(JoinPath(a ? dir_a : dir_b, sp.family), name);
+        const std::string to = JoinPath(JoinPath(dirs[d], sp.family), name);
         if (Status s = RenameFile(out.path, to); !s.ok()) return rollback(s);
-        (a ? fr.outputs_a : fr.outputs_b).push_back((a ? enc_a : enc_b) + "/" + sp.family + "/" + name);
-        (a ? fr.cells_a : fr.cells_b) += out.cells;
+        fr.outputs[d].push_back(enc[d] + "/" + sp.family + "/" + name);
+        fr.cells[d] += out.cells;
       }
       report->files.push_back(std::move(fr));
     }
-    for (const auto& d : {dir_a, dir_b})
+    for (const auto& d : dirs)
       if (Status s = SyncDir(JoinPath(d, sp.family)); !s.ok()) return rollback(s);
   }
   {
@@ -296,8 +538,7 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
   }
   if (o.cancel && o.cancel->load()) return rollback(Status::IOError("interrupted", "the split was rolled back"));
   if (o.checkpoint) o.checkpoint("split-staged");
-  t.Put(t.staging + "/" + enc_a, enc_a);
-  t.Put(t.staging + "/" + enc_b, enc_b);
+  for (const auto& e : enc) t.Put(t.staging + "/" + e, e);
   t.Archive(plan.encoded_name);
   Status s = CommitTransaction(scope, t, copts);
   if (!s.ok()) {
@@ -331,6 +572,35 @@ Status RunRegionSplit(const RegionSplitPlan& plan, const RegionSplitOptions& opt
         "the region looks online or unclean ({}); nothing was changed (--force overrides the "
         "online/unclean checks)", fmt::join(plan.refused, "; ")));
   if (options.dry_run) return Status::OK();
+  if (plan.compact_first) {
+    // A major compaction rewrites the References into real files (journaled and committed on
+    // its own, as HBase's compaction of a daughter is); the split rows are chosen afterwards.
+    CompactOptions co;
+    co.request = CompactRequest::kMajor;
+    co.force = options.force;
+    co.now_ms = options.now_ms;
+    co.verify_inputs = options.verify_inputs;
+    co.cancel = options.cancel;
+    co.checkpoint = options.checkpoint;
+    HFILE_ASSIGN_OR_RETURN(CompactionPlan cp, PlanCompaction(plan.region_dir, co));
+    CompactReport cr;
+    Status cs = Compact(cp, co, &cr);
+    for (const auto& st : cr.stores)
+      if (st.committed && !st.inputs.empty())
+        report->compacted.push_back(fmt::format("{}: {} file(s) -> {}", st.family,
+                                                st.inputs.size(), st.output));
+    for (const auto& r : cr.recovered) report->recovered.push_back(r);
+    if (!cs.ok()) return cs.WithContext("the compaction before the split");
+    RegionSplitOptions again = options;
+    again.compact_first = false;
+    HFILE_ASSIGN_OR_RETURN(RegionSplitPlan p, PlanRegionSplit(plan.region_dir, again));
+    if (p.compact_first)
+      return Status::IOError("the region still has References after its compaction",
+                             plan.region_dir);
+    Status s = RunRegionSplit(p, again, report);
+    report->replanned = std::move(p);
+    return s;
+  }
   if (plan.root_dir.empty())
     return Status::InvalidArgument(
         "the table directory is not <root>/data/<ns>/<table>, so the parent cannot be archived",
@@ -350,7 +620,9 @@ Status RunRegionSplit(const RegionSplitPlan& plan, const RegionSplitOptions& opt
       return Status::OK();
     }
     RegionSplitOptions again = options;
-    again.split_row = plan.split_row;
+    again.split_row.reset();
+    again.into = 0;
+    again.split_rows = plan.split_rows;
     HFILE_ASSIGN_OR_RETURN(RegionSplitPlan p, PlanRegionSplit(plan.region_dir, again));
     if (!p.recovery.empty())
       return Status::IOError("the interrupted transaction could not be finished", plan.table_dir);

@@ -103,6 +103,24 @@ TEST(Reader, HudiFilesReadInFullAndSeek) {
     auto mid = r->MidKey();
     ASSERT_TRUE(mid.ok()) << mid.status().ToString();
     EXPECT_TRUE(mid->has_value());
+    // Every data block once, in file order, through every index level; the mid key is one
+    // of the leaf entries, the first entry is the file's first key.
+    auto blocks = r->DataBlockIndex();
+    ASSERT_TRUE(blocks.ok()) << blocks.status().ToString();
+    ASSERT_FALSE(blocks->empty());
+    EXPECT_EQ(blocks->front().offset, 0u);
+    EXPECT_EQ(blocks->front().key, r->first_key());
+    if (c.levels > 1) EXPECT_GT(blocks->size(), r->rep().data_index.size());
+    bool mid_seen = false;
+    for (size_t i = 0; i < blocks->size(); ++i) {
+      const DataBlockEntry& b = (*blocks)[i];
+      mid_seen |= b.key == **mid;
+      if (i == 0) continue;
+      const DataBlockEntry& prev = (*blocks)[i - 1];
+      EXPECT_GE(b.offset, prev.offset + prev.on_disk_size) << i;  // inline blocks between
+      EXPECT_LT(CompareKeys(r->comparator(), Slice(prev.key), Slice(b.key)), 0) << i;
+    }
+    EXPECT_TRUE(mid_seen);
   }
 }
 

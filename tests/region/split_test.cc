@@ -17,6 +17,7 @@
 #include "hfile/reader.h"
 #include "region/commit.h"
 #include "region/layout.h"
+#include "region/store_file_name.h"
 #include "region/store_file_reader.h"
 #include "store_fixture.h"
 #include "testutil.h"
@@ -193,7 +194,7 @@ TEST(RegionSplit, GivenRowMakesTwoDaughtersAndArchivesTheParent) {
   EXPECT_TRUE(fs::exists(t.table_dir + "/" + a.EncodedName() + "/recovered.edits/387.seqid"));
   // Input settings and file info kept per half.
   for (const auto& f : rep.files)
-    for (const auto& o : f.outputs_a) {
+    for (const auto& o : f.outputs[0]) {
       auto rd = Reader::Open(t.table_dir + "/" + o);
       ASSERT_TRUE(rd.ok());
       EXPECT_TRUE((*rd)->file_info().GetInt64("MAX_SEQ_ID_KEY").has_value());
@@ -240,9 +241,9 @@ TEST(RegionSplit, BulkLoadedFileKeepsItsSequenceIdName) {
   int bulk = 0;
   for (const auto& f : rep.files) {
     if (f.input != "cccc0001_SeqId_500_") continue;
-    ASSERT_EQ(f.outputs_a.size(), 1u);
-    ASSERT_EQ(f.outputs_b.size(), 1u);
-    for (const auto& o : {f.outputs_a[0], f.outputs_b[0]}) {
+    ASSERT_EQ(f.outputs[0].size(), 1u);
+    ASSERT_EQ(f.outputs[1].size(), 1u);
+    for (const auto& o : {f.outputs[0][0], f.outputs[1][0]}) {
       EXPECT_TRUE(o.ends_with("_SeqId_500_")) << o;
       auto rd = Reader::Open(t.table_dir + "/" + o);
       ASSERT_TRUE(rd.ok());
@@ -396,6 +397,402 @@ TEST(RegionSplit, SigkillAtEveryStepLeavesParentOrDaughtersAndARerunFinishes) {
             << ", daughters done after " << daughters_done << "\n";
 }
 
+// Table t, families b and cf: cf in two flushes of distinct rows (r0000..r1999 and
+// r2000..r2999, 200-byte values: many blocks), b every fifth row.
+struct Multi : Table {
+  explicit Multi(const std::string& name) : Table(name, {"b", "cf"}) {
+    std::vector<CellData> lo, hi, b;
+    for (int i = 0; i < 3000; ++i)
+      (i < 2000 ? lo : hi)
+          .push_back(CellData::Make(Row4(i), "cf", "q", 100, KeyType::kPut,
+                                    std::string(200, 'a' + i % 26), i + 1));
+    for (int i = 0; i < 3000; i += 5) b.push_back(V(Row4(i), "b", 100, 5000 + i));
+    WriteStoreFile(Family("cf") + "aaaa0001", lo, 2000);
+    WriteStoreFile(Family("cf") + "aaaa0002", hi, 3000);
+    WriteStoreFile(Family("b") + "bbbb0001", b, 8000);
+  }
+};
+
+// The .regioninfo of every region of the table, by start key.
+std::vector<RegionInfo> Infos(const std::string& table_dir) {
+  std::vector<RegionInfo> out;
+  for (const auto& r : Regions(table_dir)) {
+    auto info = ReadRegionInfoFile(table_dir + "/" + r + "/.regioninfo");
+    EXPECT_TRUE(info.ok()) << info.status().ToString();
+    if (info.ok()) out.push_back(*info);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const RegionInfo& a, const RegionInfo& b) { return a.start_key < b.start_key; });
+  return out;
+}
+
+// The daughters chain the parent's range: no hole, no overlap, each named by its .regioninfo.
+void ExpectChain(const std::string& table_dir, const RegionInfo& parent, size_t n) {
+  const auto infos = Infos(table_dir);
+  ASSERT_EQ(infos.size(), n);
+  EXPECT_EQ(infos.front().start_key, parent.start_key);
+  EXPECT_EQ(infos.back().end_key, parent.end_key);
+  std::set<std::string> names;
+  for (size_t i = 0; i < n; ++i) {
+    names.insert(infos[i].EncodedName());
+    EXPECT_TRUE(fs::exists(table_dir + "/" + infos[i].EncodedName())) << i;
+    EXPECT_EQ(infos[i].region_id, static_cast<uint64_t>(kNow));
+    EXPECT_FALSE(infos[i].split);
+    if (i + 1 < n) {
+      EXPECT_EQ(infos[i].end_key, infos[i + 1].start_key) << i;
+      EXPECT_LT(infos[i].start_key, infos[i].end_key) << i;
+    }
+  }
+  EXPECT_EQ(names.size(), n);
+}
+
+TEST(RegionSplit, IntoThreeAndFourAtSizeQuantiles) {
+  for (int n : {3, 4}) {
+    SCOPED_TRACE(n);
+    Multi t(fmt::format("split-into-{}", n));
+    const Cells before = RegionCells(t.root, t.region_dir);
+    ASSERT_EQ(before.size(), 3600u);
+    RegionSplitOptions o = Opts();
+    o.into = n;
+    auto plan = PlanRegionSplit(t.region_dir, o);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    EXPECT_EQ(plan->quantile_family, "cf");
+    ASSERT_EQ(plan->split_rows.size(), static_cast<size_t>(n - 1));
+    ASSERT_EQ(plan->daughters.size(), static_cast<size_t>(n));
+    // Size quantiles: cf's 3000 equal cells are shared out evenly, to the nearest block start
+    // (about 280 cells a block; a file's last block is partial).
+    ASSERT_EQ(plan->sides.size(), 2u);
+    EXPECT_EQ(plan->sides[1].family, "cf");
+    uint64_t planned = 0;
+    for (const auto& f : plan->sides) {
+      ASSERT_EQ(f.daughters.size(), static_cast<size_t>(n));
+      for (const auto& d : f.daughters) planned += d.cells;
+    }
+    EXPECT_EQ(planned, before.size());
+    for (const auto& d : plan->sides[1].daughters) {
+      EXPECT_GT(d.cells, 3000u / n - 200) << d.cells;
+      EXPECT_LT(d.cells, 3000u / n + 200) << d.cells;
+    }
+    RegionSplitReport rep;
+    Status s = RunRegionSplit(*plan, o, &rep);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ExpectChain(t.table_dir, t.info, n);
+    // Every cell in exactly one daughter (RegionCells fails a cell outside its daughter).
+    EXPECT_EQ(TableCells(t.root, t.table_dir), before);
+    const auto infos = Infos(t.table_dir);
+    for (size_t i = 0; i < infos.size(); ++i) {
+      Cells c = RegionCells(t.root, t.table_dir + "/" + infos[i].EncodedName());
+      uint64_t want = 0;
+      for (const auto& f : plan->sides) want += f.daughters[i].cells;
+      EXPECT_EQ(c.size(), want) << i;
+      EXPECT_TRUE(fs::exists(t.table_dir + "/" + infos[i].EncodedName() +
+                             "/recovered.edits/8000.seqid"));
+    }
+    EXPECT_FALSE(fs::exists(t.region_dir));
+    EXPECT_TRUE(fs::exists(t.root + "/archive/data/default/t/" + t.info.EncodedName() +
+                           "/cf/aaaa0002"));
+  }
+}
+
+TEST(RegionSplit, IntoRefusals) {
+  Multi t("split-into-refuse");
+  RegionSplitOptions o = Opts();
+  o.into = 1;
+  EXPECT_TRUE(PlanRegionSplit(t.region_dir, o).status().IsInvalidArgument());
+  o.into = 3;
+  o.split_row = Row4(100);
+  EXPECT_TRUE(PlanRegionSplit(t.region_dir, o).status().IsInvalidArgument());
+  // More daughters than the largest store has blocks.
+  o.split_row.reset();
+  o.into = 500;
+  auto p = PlanRegionSplit(t.region_dir, o);
+  EXPECT_TRUE(p.status().IsNotSupported()) << p.status().ToString();
+  EXPECT_NE(p.status().ToString().find("too few data blocks"), std::string::npos);
+  // Given rows: sorted and inside the region.
+  Table bounded("split-into-bounded", {"cf"}, "k", "t");
+  WriteStoreFile(bounded.Family("cf") + "cccc0001", {V("m", "cf", 1, 1), V("p", "cf", 1, 2)}, 2);
+  RegionSplitOptions r = Opts();
+  r.split_rows = {"m", "z"};
+  EXPECT_TRUE(PlanRegionSplit(bounded.region_dir, r).status().IsInvalidArgument());
+  r.split_rows = {"n", "m"};
+  EXPECT_TRUE(PlanRegionSplit(bounded.region_dir, r).status().IsInvalidArgument());
+  r.split_rows = {"m", "n"};
+  auto ok = PlanRegionSplit(bounded.region_dir, r);
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ(ok->daughters.size(), 3u);
+  EXPECT_EQ(Regions(t.table_dir).size(), 1u);
+}
+
+TEST(RegionSplit, SigkillAtEveryStepOfAThreeWaySplit) {
+  Multi pristine("split-kill3-pristine");
+  const Cells before = RegionCells(pristine.root, pristine.region_dir);
+  RegionSplitOptions base = Opts();
+  base.into = 3;
+  base.verify_inputs = false;  // the kill loop reruns the split many times
+  int crashes = 0, parent_whole = 0;
+  for (int n = 1; n < 80; ++n) {
+    Multi t("split-kill3");
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      RegionSplitOptions o = base;
+      int count = 0;
+      o.checkpoint = [&](const std::string&) {
+        if (++count == n) ::raise(SIGKILL);
+      };
+      ::_exit(Split(t.region_dir, o).ok() ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const bool crashed = WIFSIGNALED(status);
+    if (!crashed) {
+      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
+    }
+    crashes += crashed;
+    // The parent alone and whole, or every daughter complete (the journal's commit record
+    // durable, a rerun rolls forward): never a daughter without the others.
+    const auto regions = Regions(t.table_dir);
+    if (fs::exists(t.region_dir) && regions.size() == 1) {
+      ++parent_whole;
+      EXPECT_EQ(RegionCells(t.root, t.region_dir), before) << "step " << n;
+    } else if (!fs::exists(t.table_dir + "/.hfile-journal")) {
+      EXPECT_EQ(regions.size(), 3u) << "step " << n;
+      EXPECT_EQ(TableCells(t.root, t.table_dir), before) << "step " << n;
+    } else {
+      auto j = ReadJournal(CommitScope{t.table_dir, ""});
+      ASSERT_TRUE(j.ok() && *j) << "step " << n;
+      EXPECT_EQ((*j)->state, JournalState::State::kCommit) << "step " << n;
+    }
+    Status rerun = Split(t.region_dir, base);
+    if (fs::exists(t.region_dir) || rerun.ok()) {
+      ASSERT_TRUE(rerun.ok() || rerun.IsNotFound()) << "rerun after step " << n << ": "
+                                                    << rerun.ToString();
+    } else if (fs::exists(t.table_dir + "/.hfile-journal")) {
+      std::vector<std::string> log;
+      ASSERT_TRUE(FinishInterruptedSplit(t.table_dir, kNow, &log).ok()) << "step " << n;
+    }
+    ExpectChain(t.table_dir, t.info, 3);
+    EXPECT_FALSE(fs::exists(t.region_dir)) << "step " << n;
+    EXPECT_EQ(TableCells(t.root, t.table_dir), before) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal")) << "step " << n;
+    if (!crashed) break;
+  }
+  EXPECT_GE(crashes, 10);
+  EXPECT_GE(parent_whole, 1);
+  std::cout << "3-way split kill test: " << crashes << " kills, parent whole after "
+            << parent_whole << "\n";
+}
+
+// A table of three regions ['', r1000) [r1000, r2000) [r2000, ''): a file spanning them is cut
+// at the boundaries, as completebulkload would cut it.
+TEST(SplitFile, AtATablesRegionBoundaries) {
+  Multi t("split-file-table");
+  for (auto [s, e] : {std::pair<std::string, std::string>{"", Row4(1000)},
+                      {Row4(1000), Row4(2000)},
+                      {Row4(2000), ""}}) {
+    RegionInfo r = t.info;
+    r.start_key = s;
+    r.end_key = e;
+    r.region_id = 2000;
+    fs::create_directories(t.table_dir + "/" + r.EncodedName());
+    std::string bytes;
+    r.EncodeTo(&bytes);
+    test::WriteFileOrDie(t.table_dir + "/" + r.EncodedName() + "/.regioninfo", bytes);
+  }
+  // The original ['', '') region, marked split (a parent), is not a boundary source.
+  {
+    RegionInfo p = t.info;
+    p.split = p.offline = true;
+    std::string bytes;
+    p.EncodeTo(&bytes);
+    test::WriteFileOrDie(t.region_dir + "/.regioninfo", bytes);
+  }
+  auto b = ReadTableBoundaries(t.table_dir);
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_EQ(b->boundaries, (std::vector<std::string>{Row4(1000), Row4(2000)}));
+  ASSERT_EQ(b->regions.size(), 3u);
+  const std::string out = test::NewTempDir("split-file-table-out");
+  FileSplitOptions o;
+  o.boundaries = b->boundaries;
+  o.out_dir = out;
+  FileSplitResult r;
+  ASSERT_TRUE(SplitFile(t.Family("cf") + "aaaa0001", o, &r).ok());  // r0000..r1999
+  ASSERT_EQ(r.outputs.size(), 2u);
+  EXPECT_EQ(r.outputs[0].cells, 1000u);
+  EXPECT_EQ(r.outputs[1].range, 1u);
+  EXPECT_EQ(r.outputs[1].cells, 1000u);
+  auto rd = Reader::Open(r.outputs[1].path);
+  ASSERT_TRUE(rd.ok());
+  EXPECT_EQ((*rd)->file_info().GetInt64("MAX_SEQ_ID_KEY"), 2000);
+  // A hole between regions: refused.
+  fs::remove_all(t.table_dir + "/" + [&] {
+    RegionInfo m = t.info;
+    m.start_key = Row4(1000);
+    m.end_key = Row4(2000);
+    m.region_id = 2000;
+    return m.EncodedName();
+  }());
+  EXPECT_TRUE(ReadTableBoundaries(t.table_dir).status().IsInvalidArgument());
+}
+
+// Table t: a parent ['', '') marked split with cf (r000..r089) and b (every third row), and
+// its daughter ['', r060) holding only References (bottom halves at r060) to them.
+struct RefDaughter : Table {
+  RegionInfo daughter;
+  std::string dir;
+  explicit RefDaughter(const std::string& name) : Table(name, {"b", "cf"}) {
+    std::vector<CellData> a, b;
+    for (int i = 0; i < 90; ++i) a.push_back(V(RowName(i), "cf", 100, 1 + i));
+    for (int i = 0; i < 90; i += 3) b.push_back(V(RowName(i), "b", 100, 300 + i));
+    WriteStoreFile(Family("cf") + "aaaa0001", a, 90);
+    WriteStoreFile(Family("b") + "bbbb0001", b, 387);
+    RegionInfo parent = info;
+    parent.split = parent.offline = true;
+    std::string bytes;
+    parent.EncodeTo(&bytes);
+    test::WriteFileOrDie(region_dir + "/.regioninfo", bytes);
+    daughter = info;
+    daughter.end_key = RowName(60);
+    daughter.region_id = 2000;
+    dir = table_dir + "/" + daughter.EncodedName();
+    bytes.clear();
+    daughter.EncodeTo(&bytes);
+    fs::create_directories(dir + "/cf");
+    fs::create_directories(dir + "/b");
+    test::WriteFileOrDie(dir + "/.regioninfo", bytes);
+    std::string bottom;
+    Reference::ForRow(RowName(60), Reference::Range::kBottom).EncodeTo(&bottom);
+    test::WriteFileOrDie(dir + "/cf/aaaa0001." + info.EncodedName(), bottom);
+    test::WriteFileOrDie(dir + "/b/bbbb0001." + info.EncodedName(), bottom);
+  }
+  // The region dirs but the parent's.
+  std::vector<std::string> Daughters() const {
+    std::vector<std::string> out;
+    for (const auto& r : Regions(table_dir))
+      if (r != info.EncodedName()) out.push_back(r);
+    return out;
+  }
+};
+
+// The compaction may zero old sequence ids (hbase.hstore.compaction.keep.seqId.period):
+// cells compared without them.
+Cells WithoutSeqIds(const Cells& c) {
+  Cells out;
+  for (const auto& x : c) out.insert(x.substr(0, x.rfind('#')));
+  return out;
+}
+
+// A daughter of an unfinished split (References to its parent's files): refused, or with
+// compact_first major-compacted (the References rewritten to real files) and then split.
+TEST(RegionSplit, CompactFirstRewritesReferencesThenSplits) {
+  RefDaughter t("split-compact-first");
+  const std::string& dir = t.dir;
+  const Cells before = RegionCells(t.root, dir);
+  ASSERT_EQ(before.size(), 60u + 20u);
+  auto refused = PlanRegionSplit(dir, Opts(RowName(30)));
+  EXPECT_TRUE(refused.status().IsNotSupported());
+  EXPECT_NE(refused.status().ToString().find("--compact-first"), std::string::npos);
+
+  // A row outside the daughter: refused before any compaction.
+  RegionSplitOptions outside = Opts(RowName(70));
+  outside.compact_first = true;
+  EXPECT_TRUE(PlanRegionSplit(dir, outside).status().IsInvalidArgument());
+
+  RegionSplitOptions o = Opts(RowName(30));
+  o.compact_first = true;
+  auto plan = PlanRegionSplit(dir, o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  EXPECT_TRUE(plan->compact_first);
+  EXPECT_EQ(plan->compact_stores, (std::vector<std::string>{"b", "cf"}));
+  // A dry run compacts nothing.
+  RegionSplitOptions dry = o;
+  dry.dry_run = true;
+  RegionSplitReport rep;
+  ASSERT_TRUE(RunRegionSplit(*plan, dry, &rep).ok());
+  EXPECT_TRUE(fs::exists(dir + "/cf/aaaa0001." + t.info.EncodedName()));
+
+  Status s = RunRegionSplit(*plan, o, &rep);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep.compacted.size(), 2u);
+  ASSERT_TRUE(rep.replanned);
+  ASSERT_EQ(rep.replanned->daughters.size(), 2u);
+  EXPECT_EQ(rep.replanned->daughters[0].end_key, RowName(30));
+  EXPECT_EQ(rep.replanned->daughters[1].end_key, RowName(60));
+  EXPECT_FALSE(fs::exists(dir));
+  Cells after;
+  for (const auto& dd : rep.replanned->daughters) {
+    const std::string ddir = t.table_dir + "/" + dd.EncodedName();
+    Cells c = RegionCells(t.root, ddir);
+    after.insert(c.begin(), c.end());
+    for (const auto& fam : {"b", "cf"})
+      for (const auto& e : fs::directory_iterator(ddir + "/" + fam))
+        EXPECT_FALSE(e.path().filename().string().find('.') != std::string::npos) << e.path();
+  }
+  EXPECT_EQ(WithoutSeqIds(after), WithoutSeqIds(before));
+  // The parent (the CatalogJanitor's to archive) is left as it was.
+  EXPECT_TRUE(fs::exists(t.Family("cf") + "aaaa0001"));
+}
+
+// SIGKILL at every step of the compaction and of the split after it: the daughter is left
+// with its References or compacted (cells the same), or the split's daughters are complete;
+// a rerun with compact_first finishes.
+TEST(RegionSplit, SigkillAtEveryStepOfCompactFirst) {
+  RefDaughter pristine("split-kill-cf-pristine");
+  const Cells before = WithoutSeqIds(RegionCells(pristine.root, pristine.dir));
+  RegionSplitOptions base = Opts(RowName(30));
+  base.compact_first = true;
+  int crashes = 0, compacted_only = 0;
+  for (int n = 1; n < 120; ++n) {
+    RefDaughter t("split-kill-cf");
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      RegionSplitOptions o = base;
+      int count = 0;
+      o.checkpoint = [&](const std::string&) {
+        if (++count == n) ::raise(SIGKILL);
+      };
+      ::_exit(Split(t.dir, o).ok() ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const bool crashed = WIFSIGNALED(status);
+    if (!crashed) {
+      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
+    }
+    crashes += crashed;
+    // A compaction killed after its commit record (the region's journal under .tmp/) has its
+    // output in place and its inputs not yet archived: the rerun finishes it first.
+    if (fs::exists(t.dir) && t.Daughters().size() == 1 && !fs::exists(t.dir + "/.tmp")) {
+      EXPECT_EQ(WithoutSeqIds(RegionCells(t.root, t.dir)), before) << "step " << n;
+      bool refs = false;
+      for (const auto& fam : {"b", "cf"})
+        for (const auto& e : fs::directory_iterator(t.dir + "/" + fam))
+          refs |= e.path().filename().string().find('.') != std::string::npos;
+      compacted_only += !refs;
+    }
+    Status rerun = fs::exists(t.dir) ? Split(t.dir, base) : Status::OK();
+    ASSERT_TRUE(rerun.ok()) << "rerun after step " << n << ": " << rerun.ToString();
+    if (!fs::exists(t.dir) && fs::exists(t.table_dir + "/.hfile-journal")) {
+      std::vector<std::string> log;
+      ASSERT_TRUE(FinishInterruptedSplit(t.table_dir, kNow, &log).ok()) << "step " << n;
+    }
+    const auto daughters = t.Daughters();
+    ASSERT_EQ(daughters.size(), 2u) << "step " << n;
+    Cells after;
+    for (const auto& d : daughters) {
+      Cells c = RegionCells(t.root, t.table_dir + "/" + d);
+      after.insert(c.begin(), c.end());
+    }
+    EXPECT_EQ(WithoutSeqIds(after), before) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.dir)) << "step " << n;
+    EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal")) << "step " << n;
+    if (!crashed) break;
+  }
+  EXPECT_GE(crashes, 10);
+  EXPECT_GE(compacted_only, 1);
+  std::cout << "compact-first kill test: " << crashes << " kills, compacted but unsplit after "
+            << compacted_only << "\n";
+}
+
 int RunTool(std::vector<std::string> args, std::string* text) {
   std::vector<const char*> argv{"hfile-split"};
   for (const auto& a : args) argv.push_back(a.c_str());
@@ -428,6 +825,56 @@ TEST(SplitTool, FileRegionDryRunAndUsage) {
             cli::kExitOk) << text;
   EXPECT_NE(text.find("committed: daughters"), std::string::npos) << text;
   EXPECT_EQ(Regions(t.table_dir).size(), 2u);
+}
+
+TEST(SplitTool, IntoMidkeyTableAndCompactFirst) {
+  Multi t("split-tool-into");
+  std::string text;
+  EXPECT_EQ(RunTool({t.region_dir, "--into", "3", "--dry-run"}, &text), cli::kExitOk) << text;
+  EXPECT_NE(text.find("split into 3 at "), std::string::npos) << text;
+  EXPECT_NE(text.find("(size quantiles of cf's block index)"), std::string::npos) << text;
+  EXPECT_NE(text.find("daughter C "), std::string::npos) << text;
+  EXPECT_NE(text.find("cf: A "), std::string::npos) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--into", "3", "--midkey"}, &text), cli::kExitUsage) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--into", "1"}, &text), cli::kExitUsage) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--into", "400", "--dry-run"}, &text), cli::kExitUnreadable)
+      << text;
+  EXPECT_NE(text.find("too few data blocks"), std::string::npos) << text;
+  // --midkey is HBase's split point, as with no row.
+  std::string midkey, plain;
+  const std::string now = std::to_string(kNow);
+  EXPECT_EQ(RunTool({t.region_dir, "--midkey", "--dry-run", "--json", "--now", now}, &midkey),
+            cli::kExitOk);
+  EXPECT_EQ(RunTool({t.region_dir, "--dry-run", "--json", "--now", now}, &plain), cli::kExitOk);
+  EXPECT_NE(midkey.find("\"explicit_row\":false"), std::string::npos) << midkey;
+  EXPECT_EQ(midkey.substr(0, midkey.find("\"region_id\"")),
+            plain.substr(0, plain.find("\"region_id\"")));
+  // A file cut at the table's boundaries: one region, one output, named for it.
+  const std::string out = test::NewTempDir("split-tool-into-out");
+  EXPECT_EQ(RunTool({"--file", t.Family("b") + "bbbb0001", "--table", t.table_dir, "--out-dir",
+                     out, "--json"},
+                    &text),
+            cli::kExitOk)
+      << text;
+  EXPECT_NE(text.find("\"region\":\"" + t.info.EncodedName() + "\""), std::string::npos) << text;
+  EXPECT_EQ(RunTool({t.region_dir, "--into", "4", "--now", std::to_string(kNow)}, &text),
+            cli::kExitOk)
+      << text;
+  EXPECT_EQ(Regions(t.table_dir).size(), 4u);
+  EXPECT_NE(text.find("; parent " + t.info.EncodedName() + " archived"), std::string::npos)
+      << text;
+
+  RefDaughter r("split-tool-refs");
+  EXPECT_EQ(RunTool({r.dir, "--at", RowName(30)}, &text), cli::kExitUnreadable) << text;
+  EXPECT_NE(text.find("--compact-first"), std::string::npos) << text;
+  EXPECT_EQ(RunTool({r.dir, "--compact-first", "--at", RowName(30), "--now",
+                     std::to_string(kNow)},
+                    &text),
+            cli::kExitOk)
+      << text;
+  EXPECT_NE(text.find("compacted cf: 1 file(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("split at r030 (given)"), std::string::npos) << text;
+  EXPECT_EQ(r.Daughters().size(), 2u);
 }
 
 }  // namespace

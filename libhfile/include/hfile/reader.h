@@ -27,6 +27,14 @@ struct ReaderOptions {
   uint64_t max_block_size = uint64_t{1} << 30;
 };
 
+// One entry of the data index's lowest level: a data block's index key (for every block but
+// the first a shortened separator, as with MidKey), where it is and its on-disk size.
+struct DataBlockEntry {
+  std::string key;
+  uint64_t offset = 0;
+  uint32_t on_disk_size = 0;  // with header
+};
+
 class Reader {
  public:
   // Opens `path`. Errors name the path and, for format errors, the offset and block:
@@ -60,6 +68,11 @@ class Reader {
   // by the mid-key metadata after the root entries. nullopt for an empty file (HBase throws
   // "HFile empty").
   Result<std::optional<std::string>> MidKey() const;
+
+  // Every data block's index entry, in file order: descends every level of the data index
+  // (reads the intermediate and leaf index blocks, never a data block). Quantile cuts of a
+  // file by size (hfile split --into) are taken from these.
+  Result<std::vector<DataBlockEntry>> DataBlockIndex() const;
 
   // A new iterator over the cells, in file order. The Reader must outlive it. Iterators are
   // independent of each other and may be used from different threads.

@@ -1,5 +1,6 @@
-// Offline splits: of one HFile at given rows (what completebulkload does to a file straddling a
-// region boundary), and of a region into two daughter regions (what HBase's
+// Offline splits: of one HFile at given rows or at a table's region boundaries (what
+// completebulkload does to a file straddling a region boundary), and of a region into two (or
+// N) daughter regions (what HBase's
 // SplitTableRegionProcedure followed by the daughters' compactions and the CatalogJanitor
 // leaves on disk), committed through the table's journal (region/commit.h).
 //
@@ -22,13 +23,18 @@
 //
 // Region split:
 //   * split row: options.split_row, else ComputeSplitPoint's (HBase's choice, REGION_LAYOUT
-//     §5.2); refused when it is outside the region or equal to its start key;
-//   * refused: a family with the FILE store-file tracker's .filelist/; hbase:meta, a region with References (split again only after a compaction, as
-//     HBase), one that PlanCompaction refuses as online or unclean (--force overrides those),
-//     a parent already marked split;
+//     §5.2); refused when it is outside the region or equal to its start key; or N - 1 rows
+//     (options.split_rows, or options.into's size quantiles: QuantileSplitRows), each checked
+//     as a given row, for N daughters cut at the same rows in every family;
+//   * refused: a family with the FILE store-file tracker's .filelist/; hbase:meta, a region
+//     with References (split again only after a compaction, as HBase; options.compact_first
+//     major-compacts it through Compact first, committed on its own, and plans again), one
+//     that PlanCompaction refuses as online or unclean (--force overrides those), a parent
+//     already marked split;
 //   * daughters (RegionInfoBuilder; SplitTableRegionProcedure.getDaughterRegionIdTimestamp):
-//     region id = now in ms, or the parent's id + 1 when the clock is not past it; A = [start,
-//     split row), B = [split row, end); encoded name = MD5 of the region name (RegionInfo);
+//     region id = now in ms, or the parent's id + 1 when the clock is not past it, one for
+//     all daughters; A = [start, split row), B = [split row, end) (N: from cut to cut);
+//     encoded name = MD5 of the region name (RegionInfo), distinct by start key;
 //   * every store file (the compacted-away ones excepted) is rewritten per half: one output per
 //     input file per non-empty half, the input's settings and file info kept (so its sequence
 //     id; a bulk-loaded "_SeqId_<n>_" name keeps its suffix); the daughters hold real files, no
@@ -37,7 +43,7 @@
 //     writeMaxSequenceIdFile does (the parent's highest sequence id, of its store files and
 //     its own .seqid markers), so the daughters open above every parent edit;
 //   * one table transaction: staged under <table>/.hfile-split-<pid>-<n>/, then put daughter A,
-//     put daughter B, archive the parent dir (file by file into
+//     put daughter B (... every daughter), archive the parent dir (file by file into
 //     <root>/archive/data/<ns>/<table>/<parent>/..., as the CatalogJanitor does after a split).
 //     A crash before the commit record leaves the parent whole (a rerun rolls back); after it, a
 //     rerun (of any tool) rolls forward.
@@ -59,7 +65,8 @@
 namespace hfile::region {
 
 struct FileSplitOptions {
-  std::vector<std::string> boundaries;  // rows, sorted and distinct (InvalidArgument otherwise)
+  // Rows, sorted and distinct (InvalidArgument otherwise); none: one output with every cell.
+  std::vector<std::string> boundaries;
   std::string out_dir;                  // must exist
   bool verify_input = true;             // CheckInput's full VerifyFile
   const std::atomic<bool>* cancel = nullptr;
@@ -79,7 +86,14 @@ struct FileSplitResult {
 Status SplitFile(const std::string& path, const FileSplitOptions& options, FileSplitResult* result);
 
 struct RegionSplitOptions {
+  // At most one of split_row, split_rows and into: the split row(s) given, or N daughters at
+  // size quantiles; none of them: HBase's split point (two daughters).
   std::optional<std::string> split_row;
+  std::vector<std::string> split_rows;  // sorted, distinct: split_rows.size() + 1 daughters
+  int into = 0;                         // >= 2: that many daughters at size quantiles
+  // A region with References is major-compacted first (hfile compact's defaults, with force,
+  // now_ms, verify_inputs and cancel from here), then split; without it such a region is refused.
+  bool compact_first = false;
   bool dry_run = false;
   bool force = false;          // split a region that looks online or unclean
   bool verify_inputs = true;
@@ -90,14 +104,50 @@ struct RegionSplitOptions {
   std::function<void(const std::string&)> checkpoint;
 };
 
+// What one family holds in each daughter (cells and bytes as SplitSide counts them).
+struct FamilySides {
+  std::string family;
+  std::vector<SplitSide> daughters;      // in daughter order
+};
+
 struct RegionSplitPlan {
   std::string root_dir, table_dir, region_dir, encoded_name;
-  RegionInfo parent, daughter_a, daughter_b;
-  std::string split_row;
-  RegionSplitPoint point;                 // per family: sides at split_row
+  RegionInfo parent, daughter_a, daughter_b;  // the first and the last daughter
+  std::string split_row;                  // the first split row
+  std::vector<std::string> split_rows;    // every split row, ascending
+  std::vector<RegionInfo> daughters;      // split_rows.size() + 1, in row order
+  std::vector<FamilySides> sides;         // per family (name order), per daughter
+  RegionSplitPoint point;                 // HBase's choice, or the first row's checks
+  // --into: the store whose block-index keys gave the quantiles (the largest).
+  std::string quantile_family;
+  // compact_first and the region has References: the split rows are chosen after the
+  // compaction (RunRegionSplit plans again); `compact_stores` names the stores with them.
+  bool compact_first = false;
+  std::vector<std::string> compact_stores;
   std::vector<std::string> refused;       // online/unclean (overridden by force)
   std::vector<std::string> recovery;      // an interrupted table transaction to finish first
 };
+
+// The rows cutting a region into `n` daughters of about equal size: the largest store (by
+// HStore.getSize, the first in family-name order on a tie, as HBase's split point chooses) has
+// its files' data-block index entries merged in key order, each weighted by its block's
+// on-disk size; cut k (1 <= k < n) is the row of the block whose start is nearest k/n of the
+// bytes (or of the next block whose row is above the previous cut and the store's first row).
+// NotSupported when the store has too few blocks (or distinct block rows) for `n` daughters.
+// `family` receives the store's name.
+Result<std::vector<std::string>> QuantileSplitRows(const std::string& root_dir,
+                                                   const std::string& region_dir, int n,
+                                                   std::string* family);
+
+// A table's region boundaries, for a file split at them: the start keys (but the empty first)
+// of its regions' .regioninfo files, ascending, and the region each range goes to
+// (`regions[i]` holds [boundaries[i-1], boundaries[i])). Primary replicas not marked split
+// only; InvalidArgument when the regions do not chain from "" to "" (a hole or an overlap).
+struct TableBoundaries {
+  std::vector<std::string> boundaries;
+  std::vector<std::string> regions;       // encoded names, boundaries.size() + 1
+};
+Result<TableBoundaries> ReadTableBoundaries(const std::string& table_dir);
 
 // NotSupported for a region HBase would not split (meta, references, already split) or with no
 // split point; InvalidArgument for a split row outside the region or equal to its start key.
@@ -106,11 +156,14 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
 
 struct SplitFileResult {
   std::string family, input;              // input: the parent's store file name
-  std::vector<std::string> outputs_a, outputs_b;  // "<daughter>/<family>/<name>"
-  uint64_t cells_a = 0, cells_b = 0;
+  // Per daughter (plan.daughters' order): "<daughter>/<family>/<name>", and the cells there.
+  std::vector<std::vector<std::string>> outputs;
+  std::vector<uint64_t> cells;
 };
 
 struct RegionSplitReport {
+  std::vector<std::string> compacted;     // compact_first: what the compaction did, per store
+  std::optional<RegionSplitPlan> replanned;  // compact_first: the plan made after it
   std::vector<SplitFileResult> files;
   std::vector<std::string> recovered;
   int64_t max_sequence_id = -1;
