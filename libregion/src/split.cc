@@ -448,6 +448,13 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
   HFILE_ASSIGN_OR_RETURN(CompactionPlan cp, PlanCompaction(plan.region_dir, check));
   if (cp.regions.size() != 1) return Status::Corruption("the region was not planned", plan.region_dir);
   const RegionPlan& rp = cp.regions[0];
+  // The stores as they are now: one that cannot be read (an I/O error since the plan) must
+  // stop the split, or its family would be missing from the daughters.
+  for (const auto& sp : rp.stores) {
+    if (!sp.error.ok()) return sp.error.WithContext(rp.encoded_name + "/" + sp.family);
+    if (!sp.skip_reason.empty() && !sp.files.empty())
+      return Status::NotSupported(rp.encoded_name + "/" + sp.family, sp.skip_reason);
+  }
 
   int64_t max_seq = -1;
   for (const auto& e : parent.recovered_edits)
