@@ -263,6 +263,35 @@ TEST(MetaVerify, SplitParentsAreLeftOutAndMergeParentsNoted) {
     if (!p.finding.empty()) {
       EXPECT_NE(p.severity, Sev::kError) << p.what;
     }
+  // Meta's merge parents are not live dirs either: no overlap of m with c and d.
+  EXPECT_TRUE(report.clean()) << Text(report);
+  // Without meta the dirs alone overlap (c and d are not recognisable as merge parents).
+  RegionVerifyReport dirs_only = VerifyRegionSet(*set, {});
+  EXPECT_TRUE(dirs_only.corrupt());
+  EXPECT_NE(Text(dirs_only).find("overlap: ['p', '') overlaps region"), std::string::npos)
+      << Text(dirs_only);
+}
+
+TEST(MetaVerify, SplitParentCoveredPastItsEndByAMergedDaughter) {
+  // HBase split P ['', 'p') into a ['', 'g') and b ['g', 'p'), then merged b with its neighbour
+  // n ['p', '') into m ['g', ''); P's dir (flagged split) is still there: covered by a and m.
+  Root root("meta_parent_merged");
+  RegionInfo p = Region("", "p"), a = Region("", "g", 2000), m = Region("g", "", 3000);
+  p.split = p.offline = true;
+  for (const auto& r : {p, a, m}) root.AddDir(r);
+  std::vector<CellData> cells;
+  AddRow(&cells, p, "SPLIT");
+  AddRow(&cells, a, "OPEN");
+  AddRow(&cells, m, "OPEN");
+  WriteMetaFile(root.meta_info + "/0123456789abcdef0123456789abcdef", cells, 10);
+  RegionVerifyReport report = Verify(root);
+  EXPECT_TRUE(report.clean()) << Text(report);
+  EXPECT_EQ(report.warnings, 0u) << Text(report);
+  // Without a's dir the parent's start is not covered.
+  fs::remove_all(root.table_dir + "/" + a.EncodedName());
+  report = Verify(root);
+  EXPECT_NE(Text(report).find("split parent ['', 'p') is not covered by live regions"),
+            std::string::npos) << Text(report);
 }
 
 TEST(MetaVerify, NewestVersionWinsAndDeletesAreHonoured) {
