@@ -60,7 +60,10 @@ bool WalFileHasNoEntries(const std::string& contents) {
   return trailer_len == in.size() - 8;
 }
 
-Result<MetaTable> ReadMetaTable(const std::string& root_dir, const ReaderOptions& options) {
+Result<MetaTable> ReadMetaTable(const std::string& root_dir, const ReaderOptions& options,
+                                const TableName* table) {
+  // A region row starts with the table's name and a comma (RegionInfo.createRegionName).
+  const std::string prefix = table ? table->ToString() + "," : std::string();
   MetaTable meta;
   meta.region_dir = MetaRegionDirPath(root_dir);
   if (!IsDirectory(meta.region_dir))
@@ -89,15 +92,23 @@ Result<MetaTable> ReadMetaTable(const std::string& root_dir, const ReaderOptions
     auto it = NewCompactionIterator(NewStoreFilesIterator(readers), co, nullptr);
     MetaRegion* current = nullptr;
     bool current_ok = false;
+    std::string skipped_row;  // the row being skipped (another table's)
     auto finish = [&] {
-      if (current && !current_ok) meta.regions.pop_back();
+      if (current && (!current_ok || (table && !(current->info.table == *table))))
+        meta.regions.pop_back();
       current = nullptr;
     };
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const Cell& c = it->cell();
       if (c.type() != static_cast<uint8_t>(KeyType::kPut)) continue;
       if (!current || c.row() != Slice(current->row)) {
+        if (!current && !skipped_row.empty() && c.row() == Slice(skipped_row)) continue;
         finish();
+        skipped_row.clear();
+        if (table && !c.row().starts_with(prefix)) {
+          skipped_row = c.row().ToString();
+          continue;
+        }
         current = &meta.regions.emplace_back();
         current->row = c.row().ToString();
         current_ok = false;

@@ -200,7 +200,7 @@ void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
   };
   report->meta_checked = true;
   report->meta_path = meta_dir;
-  auto meta = ReadMetaTable(set.root_dir, options.file.reader);
+  auto meta = ReadMetaTable(set.root_dir, options.file.reader, &*set.table);
   if (!meta.ok()) {
     add(Sev::kError, "", "meta_unreadable", "cannot read it: " + meta.status().ToString());
     report->problems.back().unreadable = !meta.status().IsCorruption();

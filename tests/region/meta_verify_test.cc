@@ -124,9 +124,19 @@ TEST(MetaVerify, AgreeingMetaAndDirsAreClean) {
     root.AddDir(r);
     AddRow(&cells, r, "OPEN");
   }
+  // Other tables' rows, before and after t's in meta order: not t's regions.
+  RegionInfo other = Region("", "k"), other_ns = Region("", "");
+  other.table = TableName{"default", "s"};
+  other_ns.table = TableName{"ns", "t"};
+  AddRow(&cells, other, "OPEN");
+  AddRow(&cells, other_ns, "OPEN");
   WriteMetaFile(root.meta_info + "/0123456789abcdef0123456789abcdef", cells, 10);
 
-  auto meta = ReadMetaTable(root.root);
+  auto all = ReadMetaTable(root.root);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(all->regions.size(), 5u);
+  const TableName t{"default", "t"};
+  auto meta = ReadMetaTable(root.root, {}, &t);
   ASSERT_TRUE(meta.ok()) << meta.status().ToString();
   ASSERT_EQ(meta->regions.size(), 3u);
   EXPECT_EQ(meta->regions[0].info.EncodedName(), a.EncodedName());

@@ -36,7 +36,7 @@ struct MetaRegion {
 struct MetaTable {
   std::string region_dir;  // <root>/data/hbase/meta/1588230740
   uint64_t store_files = 0;
-  std::vector<MetaRegion> regions;  // every row with an info:regioninfo, in meta order
+  std::vector<MetaRegion> regions;  // rows with an info:regioninfo, in meta order
   // Rows whose info:regioninfo (or a merge qualifier) does not parse: "row: why".
   std::vector<std::string> bad_rows;
   // hbase:meta WAL files (<root>/WALs/*/*.meta) with entries, and the meta region's
@@ -47,9 +47,11 @@ struct MetaTable {
 // <root>/data/hbase/meta/1588230740.
 std::string MetaRegionDirPath(const std::string& root_dir);
 
-// Reads hbase:meta's info family under `root_dir`. NotFound when the root has no hbase:meta
-// region dir; a store file that cannot be read fails the read with its status.
-Result<MetaTable> ReadMetaTable(const std::string& root_dir, const ReaderOptions& options = {});
+// Reads hbase:meta's info family under `root_dir`: with `table`, only that table's rows are
+// kept (meta is still read whole; memory holds one table's rows). NotFound when the root has no
+// hbase:meta region dir; a store file that cannot be read fails the read with its status.
+Result<MetaTable> ReadMetaTable(const std::string& root_dir, const ReaderOptions& options = {},
+                                const TableName* table = nullptr);
 
 // True when the WAL file's bytes are at most a protobuf WAL header ("PWAL" + delimited
 // WALHeader) and, if closed, its trailer ("LAWP"-terminated): it holds no edits. Files that do
