@@ -43,6 +43,7 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   o.check_blooms = !no_blooms;
   ro.check_key_ranges = !no_key_ranges;
+  ro.check_meta = !regions.root.empty();  // a table named under its root: meta describes it
   if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
     return UsageError(err, kTool, "--root needs --table or --snapshot");
   }

@@ -88,6 +88,24 @@ void ToProto(const RegionInfo& ri, pb::RegionInfoProto* p) {
   if (ri.has_replica_field) p->set_replica_id(ri.replica_id);
 }
 
+// The RegionInfo message itself (what follows "PBUF" and, in a file, the length prefix).
+Status DecodeRegionInfoProto(const Slice& message, RegionInfo* ri) {
+  pb::RegionInfoProto p;
+  if (!p.ParseFromArray(message.data(), static_cast<int>(message.size())))
+    return Status::Corruption("RegionInfo: malformed protobuf");
+  ri->table.namespace_name = p.table_name().namespace_();
+  ri->table.qualifier = p.table_name().qualifier();
+  ri->start_key = p.start_key();
+  ri->end_key = p.end_key();
+  ri->region_id = p.region_id();
+  ri->offline = p.offline();
+  ri->split = p.split();
+  ri->replica_id = p.replica_id();
+  ri->has_replica_field = p.has_replica_id();
+  ri->from_writable = false;
+  return Status::OK();
+}
+
 }  // namespace
 
 Status RegionInfo::DecodeFrom(const Slice& file_contents) {
@@ -97,20 +115,13 @@ Status RegionInfo::DecodeFrom(const Slice& file_contents) {
   uint32_t len;
   if (!GetVarint32(&in, &len) || len > in.size())
     return Status::Corruption("RegionInfo: bad length prefix");
-  pb::RegionInfoProto p;
-  if (!p.ParseFromArray(in.data(), static_cast<int>(len)))
-    return Status::Corruption("RegionInfo: malformed protobuf");
-  table.namespace_name = p.table_name().namespace_();
-  table.qualifier = p.table_name().qualifier();
-  start_key = p.start_key();
-  end_key = p.end_key();
-  region_id = p.region_id();
-  offline = p.offline();
-  split = p.split();
-  replica_id = p.replica_id();
-  has_replica_field = p.has_replica_id();
-  from_writable = false;
-  return Status::OK();
+  return DecodeRegionInfoProto(Slice(in.data(), len), this);
+}
+
+Status RegionInfo::DecodeMetaValueFrom(const Slice& value) {
+  if (!value.starts_with(kPbMagic))
+    return Status::Corruption("info:regioninfo: no PBUF magic");
+  return DecodeRegionInfoProto(Slice(value.data() + 4, value.size() - 4), this);
 }
 
 void RegionInfo::EncodeTo(std::string* dst) const {

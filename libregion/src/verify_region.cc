@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "hfile/escape.h"
+#include "fs_util.h"
+#include "region/meta_table.h"
 #include "region/store_file_check.h"
 #include "region/store_file_reader.h"
 
@@ -98,8 +100,46 @@ void CheckSequenceIds(const std::vector<std::unique_ptr<StoreFileReader>>& store
   }
 }
 
-void CheckRegionMap(const RegionSet& set, RegionVerifyReport* report) {
-  auto IsLive = [&](const RegionDir& r) { return r.info && !set.IsSplitParent(r); };
+// A region in a key-space check: its name (encoded) and range.
+struct Span {
+  std::string name;
+  const RegionInfo* info;
+};
+
+// Holes and overlaps among `live` (sorted by start key), each through `add(region, hole, what)`.
+template <typename Add>
+void CheckTiling(const std::vector<Span>& live, Add add) {
+  if (!live.front().info->start_key.empty())
+    add(live.front().name, true,
+        "hole: no region covers the keys before " + Quote(live.front().info->start_key));
+  for (size_t i = 1; i < live.size(); ++i) {
+    const RegionInfo& a = *live[i - 1].info;
+    const RegionInfo& b = *live[i].info;
+    int c = a.end_key.empty() ? 1 : Slice(b.start_key).compare(a.end_key);
+    if (c > 0 && !a.end_key.empty()) {
+      add(live[i].name, true,
+          "hole: no region covers [" + Quote(a.end_key) + ", " + Quote(b.start_key) + ")");
+    } else if (c < 0 || a.end_key.empty()) {
+      add(live[i].name, false,
+          "overlap: " + Range(b) + " overlaps region " + live[i - 1].name + " " + Range(a));
+    }
+  }
+  if (!live.back().info->end_key.empty())
+    add(live.back().name, true,
+        "hole: no region covers the keys from " + Quote(live.back().info->end_key));
+}
+
+// What hbase:meta says of region dirs that are not live (empty when meta was not read).
+struct MetaParents {
+  std::set<std::string> split;  // rows marked split/offline, or in state SPLIT or MERGED
+  std::set<std::string> merge;  // named by a live row's info:merge* (not yet cleaned up)
+};
+
+void CheckRegionMap(const RegionSet& set, const MetaParents& meta, RegionVerifyReport* report) {
+  auto IsLive = [&](const RegionDir& r) {
+    return r.info && !set.IsSplitParent(r) && !meta.split.count(r.encoded_name) &&
+           !meta.merge.count(r.encoded_name);
+  };
   if (set.kind == RegionSet::Kind::kRegion) return;
   auto add = [&](Sev s, const std::string& region, std::string what) {
     report->problems.push_back(LayoutProblem{s, region, "", "", std::move(what)});
@@ -112,28 +152,15 @@ void CheckRegionMap(const RegionSet& set, RegionVerifyReport* report) {
     return;
   }
   // set.regions is sorted by start key already.
-  if (!live.front()->info->start_key.empty())
-    add(Sev::kError, live.front()->encoded_name,
-        "hole: no region covers the keys before " + Quote(live.front()->info->start_key));
-  for (size_t i = 1; i < live.size(); ++i) {
-    const RegionInfo& a = *live[i - 1]->info;
-    const RegionInfo& b = *live[i]->info;
-    int c = a.end_key.empty() ? 1 : Slice(b.start_key).compare(a.end_key);
-    if (c > 0 && !a.end_key.empty()) {
-      add(Sev::kError, live[i]->encoded_name,
-          "hole: no region covers [" + Quote(a.end_key) + ", " + Quote(b.start_key) + ")");
-    } else if (c < 0 || a.end_key.empty()) {
-      add(Sev::kError, live[i]->encoded_name,
-          "overlap: " + Range(b) + " overlaps region " + live[i - 1]->encoded_name + " " +
-              Range(a));
-    }
-  }
-  if (!live.back()->info->end_key.empty())
-    add(Sev::kError, live.back()->encoded_name,
-        "hole: no region covers the keys from " + Quote(live.back()->info->end_key));
-  // Split parents: their range should be covered by live daughters.
+  std::vector<Span> spans;
+  for (const RegionDir* r : live) spans.push_back(Span{r->encoded_name, &*r->info});
+  CheckTiling(spans, [&](const std::string& region, bool, std::string what) {
+    add(Sev::kError, region, std::move(what));
+  });
+  // Split parents: their range should be covered by live regions, starting at the parent's start
+  // key (a daughter later merged with a neighbour may end past the parent's end).
   for (const auto& r : set.regions) {
-    if (!r.info || IsLive(r)) continue;
+    if (!r.info || IsLive(r) || meta.merge.count(r.encoded_name)) continue;
     const RegionInfo& p = *r.info;
     std::string at = p.start_key;
     bool covered = false;
@@ -141,15 +168,134 @@ void CheckRegionMap(const RegionSet& set, RegionVerifyReport* report) {
       if (d->info->start_key != at) continue;
       if (d->info->end_key.empty() || (!p.end_key.empty() &&
                                        Slice(d->info->end_key).compare(p.end_key) >= 0)) {
-        covered = d->info->end_key == p.end_key;
+        covered = true;
         break;
       }
       at = d->info->end_key;
     }
     if (!covered)
       add(Sev::kWarning, r.encoded_name,
-          "split parent " + Range(p) + " is not covered exactly by live regions");
+          "split parent " + Range(p) + " is not covered by live regions");
   }
+}
+
+
+std::string StateNote(const MetaRegion& r) {
+  return r.state.empty() ? std::string("no state") : "state " + r.state;
+}
+
+// hbase:meta's rows of the table against its region dirs (meta_table.h).
+void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
+               RegionVerifyReport* report, MetaParents* parents) {
+  if (!options.check_meta || set.kind != RegionSet::Kind::kTable || set.pre_namespace_layout ||
+      !set.table || set.root_dir.empty() ||
+      (set.table->namespace_name == kSystemNamespace && set.table->qualifier == "meta"))
+    return;
+  std::string meta_dir = MetaRegionDirPath(set.root_dir);
+  if (!IsDirectory(meta_dir)) return;  // a table dir outside an HBase root, or a bare copy
+  auto add = [&](Sev s, const std::string& region, const char* finding, std::string what) {
+    LayoutProblem p{s, region, "", "", "hbase:meta: " + std::move(what)};
+    p.finding = finding;
+    report->problems.push_back(std::move(p));
+  };
+  report->meta_checked = true;
+  report->meta_path = meta_dir;
+  auto meta = ReadMetaTable(set.root_dir, options.file.reader, &*set.table);
+  if (!meta.ok()) {
+    add(Sev::kError, "", "meta_unreadable", "cannot read it: " + meta.status().ToString());
+    report->problems.back().unreadable = !meta.status().IsCorruption();
+    return;
+  }
+  report->meta_wals = meta->wal_files;
+  if (!meta->wal_files.empty()) {
+    std::string list;
+    for (const auto& w : meta->wal_files) list += (list.empty() ? "" : ", ") + w;
+    add(Sev::kWarning, "", "meta_wal_edits",
+        fmt::format("{} WAL file(s) may hold edits not yet flushed to its store files, which "
+                    "alone are read here (HBase started and stopped cleanly flushes them): {}",
+                    meta->wal_files.size(), list));
+  }
+  for (const auto& bad : meta->bad_rows) add(Sev::kWarning, "", "meta_bad_row", bad);
+
+  std::map<std::string, const RegionDir*> dirs;
+  for (const auto& r : set.regions)
+    if (r.info) dirs.emplace(r.encoded_name, &r);
+  std::set<std::string> in_meta, merge_parents;
+  std::vector<const MetaRegion*> live;
+  for (const auto& m : meta->regions) {
+    if (!(m.info.table == *set.table) || m.info.replica_id != 0) continue;
+    ++report->meta_regions;
+    const std::string enc = m.info.EncodedName();
+    in_meta.insert(enc);
+    if (m.IsParent()) {
+      parents->split.insert(enc);
+    } else {
+      live.push_back(&m);
+      for (const auto& p : m.merge_parents) merge_parents.insert(p.EncodedName());
+    }
+    if (m.row != m.info.RegionName())
+      add(Sev::kWarning, enc, "meta_row_name",
+          "row " + Quote(m.row) + " holds the RegionInfo of " + Quote(m.info.RegionName()));
+    auto d = dirs.find(enc);
+    if (d == dirs.end()) {
+      if (m.IsParent()) {
+        add(Sev::kWarning, enc, "meta_parent_without_dir",
+            "split parent " + Range(m.info) + " (" + StateNote(m) +
+                ") has a row but no region directory (the CatalogJanitor deletes the row)");
+      } else {
+        add(Sev::kError, enc, "meta_region_without_dir",
+            "region " + Range(m.info) + " (" + StateNote(m) +
+                ") has a row but no region directory: HBase cannot open it (HBCK2 "
+                "extraRegionsInMeta --fix deletes the row)");
+      }
+      continue;
+    }
+    const RegionInfo& f = *d->second->info;
+    std::string diff;
+    auto note = [&](const std::string& what) { diff += (diff.empty() ? "" : ", ") + what; };
+    if (!(f.table == m.info.table))
+      note("table " + m.info.table.ToString() + " vs " + f.table.ToString());
+    if (f.start_key != m.info.start_key)
+      note("start key " + Quote(m.info.start_key) + " vs " + Quote(f.start_key));
+    if (f.end_key != m.info.end_key)
+      note("end key " + Quote(m.info.end_key) + " vs " + Quote(f.end_key));
+    if (f.region_id != m.info.region_id)
+      note(fmt::format("region id {} vs {}", m.info.region_id, f.region_id));
+    if (!diff.empty())
+      add(Sev::kError, enc, "meta_regioninfo_differs",
+          "its RegionInfo differs from the directory's .regioninfo (meta vs dir: " + diff + ")");
+  }
+  parents->merge = merge_parents;
+  for (const auto& r : set.regions) {
+    if (!r.info || r.info->replica_id != 0 || in_meta.count(r.encoded_name)) continue;
+    if (merge_parents.count(r.encoded_name)) {
+      add(Sev::kInfo, r.encoded_name, "dir_merge_parent",
+          "merge parent " + Range(*r.info) +
+              " has a directory and a merged region names it (the CatalogJanitor archives it)");
+    } else if (set.IsSplitParent(r)) {
+      add(Sev::kWarning, r.encoded_name, "dir_parent_not_in_meta",
+          "split parent " + Range(*r.info) + " has a directory but no row");
+    } else {
+      add(Sev::kError, r.encoded_name, "dir_not_in_meta",
+          "region directory " + Range(*r.info) +
+              " has no row: HBase does not serve it (HBCK2 addFsRegionsMissingInMeta adds a "
+              "row from its .regioninfo)");
+    }
+  }
+  if (live.empty()) {
+    if (!set.regions.empty())
+      add(Sev::kError, "", "meta_hole", "no live region of " + set.table->ToString());
+    return;
+  }
+  std::stable_sort(live.begin(), live.end(), [](const MetaRegion* a, const MetaRegion* b) {
+    int c = Slice(a->info.start_key).compare(b->info.start_key);
+    return c != 0 ? c < 0 : a->info.region_id < b->info.region_id;
+  });
+  std::vector<Span> spans;
+  for (const MetaRegion* m : live) spans.push_back(Span{m->info.EncodedName(), &m->info});
+  CheckTiling(spans, [&](const std::string& region, bool hole, std::string what) {
+    add(Sev::kError, region, hole ? "meta_hole" : "meta_overlap", std::move(what));
+  });
 }
 
 }  // namespace
@@ -217,7 +363,10 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
           report.files.push_back(VerifyFile(left.file.target_path, options.file));
     }
   }
-  CheckRegionMap(set, &report);
+  // Meta first: the split and merge parents it knows are not live dirs either.
+  MetaParents meta_parents;
+  CheckMeta(set, options, &report, &meta_parents);
+  CheckRegionMap(set, meta_parents, &report);
   for (const auto& p : report.problems) {
     if (p.severity == Sev::kError) ++report.errors;
     if (p.severity == Sev::kWarning) ++report.warnings;
@@ -258,9 +407,24 @@ void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool q
       AppendJsonString(&j, p.file);
       j += ",\"what\":";
       AppendJsonString(&j, p.what);
+      if (!p.finding.empty()) {
+        j += ",\"finding\":";
+        AppendJsonString(&j, p.finding);
+      }
       j += "}";
     }
-    j += "]}\n";
+    j += "]";
+    if (report.meta_checked) {
+      j += ",\"meta\":{\"path\":";
+      AppendJsonString(&j, report.meta_path);
+      j += fmt::format(",\"regions\":{},\"wal_files\":[", report.meta_regions);
+      for (size_t i = 0; i < report.meta_wals.size(); ++i) {
+        if (i) j += ",";
+        AppendJsonString(&j, report.meta_wals[i]);
+      }
+      j += "]}";
+    }
+    j += "}\n";
     out << j;
     return;
   }
@@ -280,6 +444,11 @@ void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool q
                      RegionSetKindName(report.kind), report.path, verdict, report.regions,
                      report.store_files, report.errors, report.warnings)
       << t;
+  if (report.meta_checked && !quiet)
+    out << fmt::format("  hbase:meta {}: {} rows of the table compared with its region "
+                       "directories{}\n",
+                       report.meta_path, report.meta_regions,
+                       report.meta_wals.empty() ? "" : " (edits in its WALs not read)");
 }
 
 }  // namespace hfile::region

@@ -25,6 +25,7 @@ struct LayoutProblem {
   std::string file;    // a store-file name or path, when about one file
   std::string what;
   bool unreadable = false;  // the file could not be opened (not a finding about its bytes)
+  std::string finding = {};  // a stable name for the kind of finding, when it has one
 };
 std::string_view LayoutSeverityName(LayoutProblem::Severity s);  // "error" "warning" "info"
 

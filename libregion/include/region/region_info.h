@@ -52,6 +52,8 @@ struct RegionInfo {
   // Parses a .regioninfo file body: the protobuf form, or the Writable form of 0.90-0.94.
   // Corruption on malformed bytes.
   Status DecodeFrom(const Slice& file_contents);
+  // Parses an hbase:meta info:regioninfo value ("PBUF" + message, no length prefix).
+  Status DecodeMetaValueFrom(const Slice& value);
   // Appends the .regioninfo protobuf form ("PBUF" + varint length + message).
   void EncodeTo(std::string* dst) const;
   // Appends the hbase:meta info:regioninfo value form ("PBUF" + message, no length).

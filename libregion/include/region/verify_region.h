@@ -14,6 +14,10 @@
 //               split parents are covered by live regions
 //   sequence    no two non-bulk-loaded files of a store share a sequence id; bulk-load names
 //               agree with the file info; MAX_MEMSTORE_TS <= MAX_SEQ_ID
+//   hbase:meta  (check_meta, a root with hbase:meta) meta's rows of the table against
+//               its region dirs: a region in meta without a dir, a dir not in meta, meta's
+//               RegionInfo differing from the dir's .regioninfo, holes and overlaps among
+//               meta's live regions (meta_table.h; edits still in meta's WALs are not read)
 #ifndef REGION_VERIFY_REGION_H_
 #define REGION_VERIFY_REGION_H_
 
@@ -33,6 +37,9 @@ struct RegionVerifyOptions {
   bool verify_files = true;
   bool check_key_ranges = true;
   bool check_families = true;  // reads every cell of every store file
+  // Compare hbase:meta under the set's root with a table's region dirs (the tool: when the
+  // table is named under --root; a bare table dir may be a copy that meta does not describe).
+  bool check_meta = false;
 };
 
 struct RegionVerifyReport {
@@ -42,6 +49,11 @@ struct RegionVerifyReport {
   std::vector<LayoutProblem> problems;  // layout and region-level findings
   uint64_t errors = 0, warnings = 0;    // of `problems`
   uint64_t regions = 0, store_files = 0, cells_checked = 0;
+  // The hbase:meta comparison (tables under a root with hbase:meta only).
+  bool meta_checked = false;
+  std::string meta_path;                // the meta region dir read
+  uint64_t meta_regions = 0;            // the table's rows in hbase:meta
+  std::vector<std::string> meta_wals;   // meta WALs with edits not read
 
   // No error-severity problem and every file clean.
   bool clean() const;

@@ -110,6 +110,9 @@ final class ClusterCommand {
           case "meta_replace":
             metaReplace(cluster, table, op);
             break;
+          case "split_point": case "regions": case "split_region": case "merge_regions":
+            RegionOps.run(cluster, admin, table, op, out);
+            break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }

@@ -76,6 +76,11 @@ final class LocalCluster implements AutoCloseable {
     return connection;
   }
 
+  /** The in-process cluster, for ops that ask a RegionServer directly. */
+  LocalHBaseCluster hbase() {
+    return hbase;
+  }
+
   /** Stops everything; DIR/hbase is kept (a clean shutdown flushes no memstore by itself). */
   @Override
   public void close() throws IOException {
