@@ -152,8 +152,8 @@ TEST(CopyFamily, EveryCellUnderTheNewNameWithEverythingKept) {
 struct SplitDocs : Table {
   RegionInfo a, b;
   explicit SplitDocs(const std::string& name) : Table(name, {"m"}) {
-    WriteStoreFile(Family("m") + "aaaa0001", {V("r1", "m", 100, "v1", 1), V("r7", "m", 100, "v7", 2)},
-                   2);
+    WriteStoreFile(Family("m") + "aaaa0001",
+                   {V("r1", "m", 100, "v1", 1), V("r7", "m", 100, "v7", 2)}, 2);
     WriteStoreFile(Family("m") + "aaaa0002_SeqId_9_",
                    {V("r2", "m", 300, "b2", 0), V("r8", "m", 300, "b8", 0)}, 9);
     info.split = info.offline = true;
