@@ -12,10 +12,12 @@
 #   3. HBase restarted on C, then on B (describe, raw and client scans with every label
 #      authorized, compactions switched on, HBase's major compaction, describe and scans again):
 #      on C, g reads exactly as f (HBase's own files and References) before and after HBase's
-#      major compaction of both; B reads exactly as C's g; describe shows g with f's attributes.
+#      major compaction of both, and before it as the load cluster read f before stopping; B reads
+#      exactly as C's g; describe shows g with f's attributes.
 # Scans cross the RPC with KeyValueCodecWithTags so that tags are compared too. Per-cell
-# sequence ids cross no RPC (every scanned cell shows 0); they are compared by their effects:
-# the order of same-key cells in raw scans and which one client scans and compactions keep.
+# sequence ids cross no RPC (every scanned cell shows 0); they are compared by their effect:
+# of two cells with the same key (row, qualifier, timestamp, type) HBase returns the one with
+# the higher sequence id, in raw scans too, and keeps it in a compaction.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 harness="$here/../harness.sh"
@@ -108,11 +110,18 @@ cg = [l for l in c_g if '"kind":"describe"' not in l]
 assert len(bb) == len(cg), (len(bb), len(cg))
 for i, (x, y) in enumerate(zip(cg, bb)):
     assert x == y, f"B, record {i}:\nHBase on C's g: {x}\nHBase on B's g: {y}"
+# And the first raw and client scans equal the load cluster's, taken before HBase stopped.
+load = [l.replace('"family":"f"', '"family":"g"')
+        for l in open(f"{w}/load.out").read().splitlines() if '"kind":"bulkload"' not in l]
+cut = [i for i, l in enumerate(c_g) if '"kind":"describe"' in l]
+first = c_g[cut[0] + 1:cut[1]]
+assert first == load, f"C's g before compaction: {len(first)} records, the load's {len(load)}"
 cells = [json.loads(l) for l in c_g if '"kind":"cell"' in l]
 tags = lambda t: sum(any(x["type"] == t for x in r["tags"]) for r in cells)
 assert tags(2) > 0 and tags(8) > 0, "no visibility or TTL tags reached the scans"
 print(f"check_copy_family: describe: g = f's attributes (C: side by side; B: g alone); "
       f"{len(cells)} cell records (visibility-tagged {tags(2)}, TTL-tagged {tags(8)}) in raw and "
-      f"client scans before and after HBase's major compaction: C's g = C's f, B's g = C's g")
+      f"client scans before and after HBase's major compaction: C's g = C's f = the load's f, "
+      f"B's g = C's g")
 PY
 echo "check_copy_family: OK ($nf store files, $refs References, copied one for one into real files)"
