@@ -6,11 +6,13 @@
 #      random puts (plain; with a cell TTL, tag type 8, expired or not; with a visibility
 #      expression, tags 2 and 4) and deletes of every kind (some with a visibility expression),
 #      a completebulkload of one HFile (a _SeqId_N_ file), and HBase's own split at r12 (the
-#      daughters keep Reference files to the parent's files, the bulk-loaded one included).
-#   2. Copies C and B of L. Offline: `hfile-copy-family t1 f g` on C (f and g side by side),
-#      `--drop-old` on B (g alone; f archived). g's daughters hold real halves, no References.
-#   3. HBase restarted on C, then on B (describe, raw and client scans with every label
-#      authorized, compactions switched on, HBase's major compaction, describe and scans again):
+#      daughters keep Reference files to the parent's files, the bulk-loaded one included);
+#      then a snapshot of t1 cloned as t2 (HFileLinks to t1's files, References to links).
+#   2. Copies C and B of L. Offline, for t1 then t2: `hfile-copy-family T f g` on C (f and g
+#      side by side), `--drop-old` on B (g alone; f archived, so that t2's links resolve
+#      through the archive). g's daughters hold real files, no References or links.
+#   3. HBase restarted on C, then on B (per table describe, raw and client scans with every label
+#      authorized; compactions switched on, HBase's major compactions; describe and scans again):
 #      on C, g reads exactly as f (HBase's own files and References) before and after HBase's
 #      major compaction of both, and before it as the load cluster read f before stopping; B reads
 #      exactly as C's g; describe shows g with f's attributes.
@@ -34,35 +36,57 @@ mkdir -p "$work/bulk/f"
 # No '.' in the name: completebulkload skips NAME.SUFFIX as a Reference.
 mv "$work/gen/bulk.hfile" "$work/bulk/f/bulk1"
 "$harness" cluster --root "$work/L" --script "$work/s.load.jsonl" > "$work/load.out"
-table=data/default/t1
-refs=$(find "$work/L/hbase/$table" -path '*/f/*.*' -type f ! -name '.*' | wc -l)
-bulkrefs=$(find "$work/L/hbase/$table" -path '*/f/*_SeqId_*_.*' -type f | wc -l)
-# The split parent (offline; its files read through the References) is not copied.
-parent=$(find "$work/L/hbase/$table" -path '*/f/*.*' -type f ! -name '.*' -printf '%f\n' | head -1)
-parent=${parent##*.}
-nf=$(find "$work/L/hbase/$table" -path '*/f/*' -type f ! -name '.*' ! -path "*/$parent/*" | wc -l)
-echo "check_copy_family: HBase left $nf store files in the daughters' f, $refs of them" \
-  "References to the split parent $parent's files ($bulkrefs to the bulk-loaded one)"
-if [[ $refs -lt 2 || $bulkrefs -ne 2 ]]; then
-  echo "check_copy_family: expected References in both daughters, to the bulk-loaded file too" >&2
-  exit 1
-fi
-cp -a "$work/L" "$work/C"
-cp -a "$work/L" "$work/B"
-"$copy" --json "$work/C/hbase" t1 f g > "$work/C.copy.json"
-"$copy" --json --drop-old "$work/B/hbase" t1 f g > "$work/B.copy.json"
-cat "$work/B.copy.json"
-for r in C B; do
-  ng=$(find "$work/$r/hbase/$table" -path '*/g/*' -type f ! -name '.*' | wc -l)
-  gref=$(find "$work/$r/hbase/$table" -path '*/g/*.*' -type f ! -name '.*' | wc -l)
-  if [[ $nf -ne $ng || $gref -ne 0 ]]; then
-    echo "check_copy_family: $r: f had $nf store files, g has $ng ($gref References)" >&2
+# count TABLE: the store files of f in TABLE's daughters (the split parent, offline, its files
+# read through the References, is not copied), its References and those to a _SeqId_ file,
+# its HFileLinks; sets nf, refs, bulkrefs, links, parent.
+count() {
+  local dir="$work/L/hbase/data/default/$1"
+  refs=$(find "$dir" -path '*/f/*.*' -type f ! -name '.*' | wc -l)
+  bulkrefs=$(find "$dir" -path '*/f/*_SeqId_*_.*' -type f | wc -l)
+  links=$(find "$dir" -path '*/f/*=*' -type f | wc -l)
+  parent=$(find "$dir" -path '*/f/*.*' -type f ! -name '.*' -printf '%f\n' | head -1)
+  parent=${parent##*.}
+  nf=$(find "$dir" -path '*/f/*' -type f ! -name '.*' ! -path "*/$parent/*" | wc -l)
+}
+# check_copied TABLE: C and B hold one real g file per daughter file of f, no Reference; B has
+# no f left (archived), C all of it.
+check_copied() {
+  count "$1"
+  local t="data/default/$1" r ng gref
+  for r in C B; do
+    ng=$(find "$work/$r/hbase/$t" -path '*/g/*' -type f ! -name '.*' | wc -l)
+    gref=$(find "$work/$r/hbase/$t" -path '*/g/*[.=]*' -type f ! -name '.*' | wc -l)
+    if [[ $nf -ne $ng || $gref -ne 0 ]]; then
+      echo "check_copy_family: $r/$1: f had $nf store files, g has $ng ($gref References/links)" >&2
+      exit 1
+    fi
+  done
+  test -z "$(find "$work/B/hbase/$t" -mindepth 2 -maxdepth 2 -name f)"
+  test -n "$(find "$work/B/hbase/archive/$t" -path '*/f/*' -type f)"
+  test "$(find "$work/C/hbase/$t" -path '*/f/*' -type f ! -name '.*' ! -path "*/$parent/*" \
+    | wc -l)" -eq "$nf"
+}
+for t in t1 t2; do
+  count $t
+  echo "check_copy_family: $t: HBase left $nf store files in the daughters' f: $refs" \
+    "References to the split parent $parent's files ($bulkrefs to the bulk-loaded one), $links" \
+    "HFileLinks"
+  if [[ $refs -lt 2 || $bulkrefs -ne 2 || ( $t == t2 && $links -lt $nf ) ]]; then
+    echo "check_copy_family: $t: expected References in both daughters (to the bulk-loaded" \
+      "file too), and in t2 links" >&2
     exit 1
   fi
 done
-test -z "$(find "$work/B/hbase/$table" -mindepth 2 -maxdepth 2 -name f)"
-test -n "$(find "$work/B/hbase/archive/$table" -path '*/f/*' -type f)"
-test "$(find "$work/C/hbase/$table" -path '*/f/*' -type f ! -name '.*' ! -path "*/$parent/*" | wc -l)" -eq "$nf"
+cp -a "$work/L" "$work/C"
+cp -a "$work/L" "$work/B"
+# B: t1's f is archived before t2 is copied: t2's links then resolve through the archive.
+for t in t1 t2; do
+  "$copy" --json "$work/C/hbase" $t f g > "$work/C.$t.copy.json"
+  "$copy" --json --drop-old "$work/B/hbase" $t f g > "$work/B.$t.copy.json"
+done
+cat "$work/B.t2.copy.json"
+check_copied t1
+check_copied t2
 "$harness" cluster --root "$work/C" --script "$work/s.after.jsonl" > "$work/C.out"
 "$harness" cluster --root "$work/B" --script "$work/s.after.jsonl" > "$work/B.out"
 python3 - "$work" <<'PY'
@@ -124,4 +148,5 @@ print(f"check_copy_family: describe: g = f's attributes (C: side by side; B: g a
       f"client scans before and after HBase's major compaction: C's g = C's f = the load's f, "
       f"B's g = C's g")
 PY
-echo "check_copy_family: OK ($nf store files, $refs References, copied one for one into real files)"
+echo "check_copy_family: OK (t1 and t2: every daughter file, References and HFileLinks included," \
+  "copied one for one into a real file)"

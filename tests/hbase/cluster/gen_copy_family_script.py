@@ -8,9 +8,10 @@ puts (plain, with a cell TTL that has expired or never will, with a visibility e
 deletes of every kind (some with a visibility expression), each round flushed; the bulk load of
 BULK_DIR after the second round; HBase's split of the region at r12 after the third (compactions
 are off, so the daughters keep Reference files to the parent's files, the bulk-loaded one
-included); raw and client scans with every label authorized.
-OUT_PREFIX.after.jsonl: describe, the two scans, compactions switched on, HBase's major
-compaction, describe (also a separator) and the two scans again.
+included); a snapshot of t1 cloned as t2 (HFileLinks, References to links); raw and client
+scans of t1 with every label authorized.
+OUT_PREFIX.after.jsonl: per table describe (also a separator) and the two scans; compactions
+switched on, HBase's major compaction of both tables; per table describe and scans again.
 """
 import json
 import random
@@ -85,12 +86,21 @@ for r in range(4):
         load.append(op(op="bulkload", table=T, dir=bulk_dir))
     if r == 2:
         load.append(op(op="split", table=T, row="r12"))
-scans = [op(op="scan", table=T, authorizations=labels, timeout_s=120),
-         op(op="scan", table=T, raw=False, authorizations=labels, timeout_s=120)]
+# A clone of t1: its store files are HFileLinks to t1's, and References to links.
+load.append(op(op="clone", table=T, snapshot="s1", into="t2"))
+
+
+def scans(t):
+    return [op(op="describe", table=t),
+            op(op="scan", table=t, authorizations=labels, timeout_s=120),
+            op(op="scan", table=t, raw=False, authorizations=labels, timeout_s=120)]
+
+
 with open(prefix + ".load.jsonl", "w") as f:
-    f.write("\n".join(load + scans) + "\n")
-after = [op(op="describe", table=T)] + scans + [
+    f.write("\n".join(load + scans(T)[1:]) + "\n")
+after = scans(T) + scans("t2") + [
     op(op="compaction_switch", table=T, on=True),
-    op(op="compact", table=T, major=True, timeout_s=180), op(op="describe", table=T)] + scans
+    op(op="compact", table=T, major=True, timeout_s=180),
+    op(op="compact", table="t2", major=True, timeout_s=180)] + scans(T) + scans("t2")
 with open(prefix + ".after.jsonl", "w") as f:
     f.write("\n".join(after) + "\n")

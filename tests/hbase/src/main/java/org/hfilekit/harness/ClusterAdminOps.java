@@ -49,6 +49,17 @@ final class ClusterAdminOps {
   }
 
   /**
+   * {"op":"clone","table":T,"snapshot":S,"into":T2}: Admin#snapshot of T as S, then
+   * Admin#cloneSnapshot of S as table T2, whose store files are HFileLinks to T's files (and
+   * References to such links where T's regions held References).
+   */
+  static void snapshotClone(Admin admin, TableName table, JsonObject op) throws IOException {
+    String name = op.get("snapshot").getAsString();
+    admin.snapshot(name, table);
+    admin.cloneSnapshot(name, TableName.valueOf(op.get("into").getAsString()));
+  }
+
+  /**
    * {"op":"compaction_switch","table":T,"on":B}: Admin#compactionSwitch on every RegionServer
    * (the runtime form of hbase.regionserver.compaction.enabled; T is not used).
    */

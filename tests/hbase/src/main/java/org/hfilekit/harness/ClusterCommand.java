@@ -111,6 +111,7 @@ final class ClusterCommand {
             metaReplace(cluster, table, op);
             break;
           case "split": ClusterAdminOps.split(admin, table, op); break;
+          case "clone": ClusterAdminOps.snapshotClone(admin, table, op); break;
           case "compaction_switch": ClusterAdminOps.compactionSwitch(admin, op); break;
           case "vis_labels": ClusterAdminOps.visLabels(cluster.connection(), op); break;
           default:
