@@ -119,11 +119,13 @@ void CheckRegion(const RegionDir& r, const std::string& table_dir, const std::st
         if (!fam.is_dir || !IsFamilyDirName(fam.name)) continue;
         auto files = ListDir(JoinPath(JoinPath(table_dir, reg.name), fam.name));
         if (!files.ok()) continue;
-        for (const auto& f : *files)
-          if (f.name.ends_with(suffix))
-            plan->blockers.push_back(fmt::format(
-                "split parent still referenced by region {} ({}/{}): never compact it", reg.name,
-                fam.name, f.name));
+        for (const auto& f : *files) {
+          if (!f.name.ends_with(suffix)) continue;
+          plan->referenced_split_parent = true;
+          plan->blockers.push_back(fmt::format(
+              "split parent still referenced by region {} ({}/{}): never compact it", reg.name,
+              fam.name, f.name));
+        }
       }
     }
   }

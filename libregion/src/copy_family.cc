@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -86,9 +87,13 @@ Result<CellDigest> DigestStore(const std::vector<StoreFile>& files) {
   return d;
 }
 
+bool IsTopReference(const StoreFile& f) { return f.reference && f.reference->top(); }
+
 // How the input was written, so that its copy is written alike: the new family's settings,
 // the input's cell format and the file info HBase's store code reads.
-WriterOptions OutputSettingsFor(const FamilyDescriptor& family, const Reader& in) {
+// `top`: the input is a TOP Reference, whose file HBase gives MAX_SEQ_ID + 1; the real half
+// written for it carries that number itself.
+WriterOptions OutputSettingsFor(const FamilyDescriptor& family, const Reader& in, bool top) {
   const FileInfo& fi = in.file_info();
   const std::optional<bool> major = fi.GetBool(fileinfo::kMajorCompaction);
   const bool compacted = major.value_or(false) || fi.Get(fileinfo::kCompactionEvent).has_value();
@@ -98,7 +103,7 @@ WriterOptions OutputSettingsFor(const FamilyDescriptor& family, const Reader& in
   w.include_mvcc = fi.GetInt32(fileinfo::kKeyValueVersion).value_or(0) ==
                    fileinfo::kKeyValueVersionWithMvcc;
   w.create_time_ms = fi.GetInt64(fileinfo::kCreateTimeTs).value_or(0);
-  if (auto v = fi.GetInt64(fileinfo::kMaxSeqId)) w.max_seq_id = *v;
+  if (auto v = fi.GetInt64(fileinfo::kMaxSeqId)) w.max_seq_id = *v + (top ? 1 : 0);
   w.major_compaction = major;
   // The files it names are OLD's; none of them is in NEW, so it names none.
   if (fi.Get(fileinfo::kCompactionEvent)) w.compaction_event = std::vector<std::string>{};
@@ -109,8 +114,11 @@ WriterOptions OutputSettingsFor(const FamilyDescriptor& family, const Reader& in
   return w;
 }
 
+// A bulk-loaded input's "_SeqId_<n>_", which HBase reads as every cell's sequence id; a TOP
+// Reference to such a file reads as n + 1 (HStoreFile), so its real half is named n + 1.
 std::string NameSuffix(const StoreFile& f) {
-  return f.name.bulk_load_seq_id ? fmt::format("_SeqId_{}_", *f.name.bulk_load_seq_id) : "";
+  if (!f.name.bulk_load_seq_id) return "";
+  return fmt::format("_SeqId_{}_", *f.name.bulk_load_seq_id + (IsTopReference(f) ? 1 : 0));
 }
 
 double SecondsSince(std::chrono::steady_clock::time_point t0) {
@@ -142,6 +150,9 @@ Result<std::vector<StoreFile>> StoreFiles(const Target& t, const TableDescriptor
 Status VerifyStores(const CopyFamilyPlan& plan, const TableDescriptor& desc,
                     const CopyFamilyOptions& o) {
   for (const auto& region : plan.regions) {
+    if (std::find(plan.split_parents.begin(), plan.split_parents.end(), region) !=
+        plan.split_parents.end())
+      continue;
     HFILE_ASSIGN_OR_RETURN(auto old_files, StoreFiles(plan.target, desc, region, o.from));
     HFILE_ASSIGN_OR_RETURN(auto new_files, StoreFiles(plan.target, desc, region, o.to));
     // Not the files HBase drops on open (named in another file's COMPACTION_EVENT_KEY).
@@ -264,6 +275,14 @@ Result<CopyFamilyPlan> PlanCopyFamily(const std::string& table_dir, const CopyFa
   HFILE_ASSIGN_OR_RETURN(CompactionPlan cp, PlanCompaction(tdir, check));
   for (const auto& r : cp.regions) {
     plan.regions.push_back(r.encoded_name);
+    if (r.referenced_split_parent) {
+      // What HBase leaves after a split until the daughters are compacted: not a reason to
+      // refuse a copy, which reads the daughters' References as their halves. HBase never
+      // opens the parent again (its split/offline flags are expected; the root's WALs are
+      // checked in every other region).
+      plan.split_parents.push_back(r.encoded_name);
+      continue;
+    }
     for (const auto& why : r.blockers) plan.refused.push_back(r.encoded_name + ": " + why);
     if (!o.force)
       for (const auto& why : r.refusals) plan.refused.push_back(r.encoded_name + ": " + why);
@@ -366,7 +385,7 @@ Status RunCopyFamily(const CopyFamilyPlan& in_plan, const CopyFamilyOptions& o,
     ro.writer.on_verified_cell = [&written, sequence](size_t, const Cell& c) {
       written.Add(c, sequence);
     };
-    ro.writer.writer = OutputSettingsFor(fam, heads[i]->hfile());
+    ro.writer.writer = OutputSettingsFor(fam, heads[i]->hfile(), IsTopReference(f.input));
     ro.writer.write_empty = true;  // one file per file: even an empty half stays a file
     ro.writer.name_suffix = NameSuffix(f.input);
     ro.writer.cancel = o.cancel;

@@ -13,7 +13,9 @@
 
 #include "hfile/reader.h"
 #include "region/region_set.h"
+#include "region/layout.h"
 #include "region/store_file_reader.h"
+#include "region/store_file_sequence.h"
 #include "store_fixture.h"
 #include "testutil.h"
 
@@ -141,6 +143,115 @@ TEST(CopyFamily, EveryCellUnderTheNewNameWithEverythingKept) {
   EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal"));
   for (const auto& e : fs::directory_iterator(t.table_dir))
     EXPECT_FALSE(e.path().filename().string().starts_with(".hfile-")) << e.path();
+}
+
+// What HBase leaves after splitting a region until the daughters are compacted: the parent
+// (offline, split) keeps its files, the daughters hold BOTTOM/TOP References to them, one to a
+// bulk-loaded file. The copy reads each Reference as its half and writes it as a real file;
+// the parent is neither refused nor copied.
+struct SplitDocs : Table {
+  RegionInfo a, b;
+  explicit SplitDocs(const std::string& name) : Table(name, {"m"}) {
+    WriteStoreFile(Family("m") + "aaaa0001",
+                   {V("r1", "m", 100, "v1", 1), V("r7", "m", 100, "v7", 2)}, 2);
+    WriteStoreFile(Family("m") + "aaaa0002_SeqId_9_",
+                   {V("r2", "m", 300, "b2", 0), V("r8", "m", 300, "b8", 0)}, 9);
+    info.split = info.offline = true;
+    std::string bytes;
+    info.EncodeTo(&bytes);
+    test::WriteFileOrDie(region_dir + "/.regioninfo", bytes);
+    a = info;
+    a.split = a.offline = false;
+    a.region_id = 2000;
+    b = a;
+    a.end_key = b.start_key = "r5";
+    for (const auto* d : {&a, &b}) {
+      const std::string dir = Daughter(*d);
+      fs::create_directories(dir + "/m");
+      bytes.clear();
+      d->EncodeTo(&bytes);
+      test::WriteFileOrDie(dir + "/.regioninfo", bytes);
+      std::string ref;
+      Reference::ForRow("r5", d == &a ? Reference::Range::kBottom : Reference::Range::kTop)
+          .EncodeTo(&ref);
+      for (const char* f : {"aaaa0001", "aaaa0002_SeqId_9_"})
+        test::WriteFileOrDie(dir + "/m/" + f + "." + info.EncodedName(), ref);
+    }
+    WriteStoreFile(Daughter(b) + "/m/bbbb0001", {V("r9", "m", 100, "v9", 20)}, 20);
+  }
+  std::string Daughter(const RegionInfo& r) const { return table_dir + "/" + r.EncodedName(); }
+};
+
+// One region's cells of `family` as HBase reads them (References as halves, bulk-loaded files
+// with their name's sequence id), family aside; and the MAX_SEQ_ID HBase gives each file.
+Cells RegionCells(const std::string& root, const std::string& region_dir, const std::string& family,
+                  std::multiset<int64_t>* file_seqs = nullptr) {
+  Cells out;
+  auto desc = ReadTableDescriptor(fs::path(region_dir).parent_path().string());
+  EXPECT_TRUE(desc.ok());
+  if (!desc.ok()) return out;
+  auto r = ScanRegionDir(root, region_dir, &desc->descriptor);
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  if (!r.ok() || !r->FindFamily(family)) return out;
+  for (const auto& sf : r->FindFamily(family)->store_files) {
+    auto seq = ReadStoreFileSequence(sf);
+    EXPECT_TRUE(seq.ok());
+    if (file_seqs && seq.ok()) file_seqs->insert(seq->sequence_id);
+    auto reader = StoreFileReader::Open(sf);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    if (!reader.ok()) continue;
+    auto it = (*reader)->NewIterator();
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const Cell& c = it->cell();
+      out.insert(c.row().ToString() + "@" + std::to_string(c.timestamp()) + "=" +
+                 c.value.ToString() + "#" + std::to_string(c.sequence_id));
+    }
+  }
+  return out;
+}
+
+TEST(CopyFamily, SplitDaughtersReferencesBecomeRealHalves) {
+  for (bool drop : {false, true}) {
+    SCOPED_TRACE(drop ? "--drop-old" : "OLD kept");
+    SplitDocs t(drop ? "copy-family-split-drop" : "copy-family-split");
+    std::multiset<int64_t> seqs_a, seqs_b;
+    const Cells a = RegionCells(t.root, t.Daughter(t.a), "m", &seqs_a);
+    const Cells b = RegionCells(t.root, t.Daughter(t.b), "m", &seqs_b);
+    // The TOP half of the bulk-loaded file reads as 9 + 1 (HStoreFile), its cells too.
+    ASSERT_EQ(a, (Cells{"r1@100=v1#1", "r2@300=b2#9"}));
+    ASSERT_EQ(b, (Cells{"r7@100=v7#2", "r8@300=b8#10", "r9@100=v9#20"}));
+    CopyFamilyOptions o = Opts();
+    o.drop_old = drop;
+    CopyFamilyReport rep;
+    Status s = Copy(t.table_dir, o, &rep);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_TRUE(rep.verified);
+    EXPECT_EQ(rep.files_in, 5u);  // the daughters' files; not the parent's
+    std::multiset<int64_t> new_a, new_b;
+    EXPECT_EQ(RegionCells(t.root, t.Daughter(t.a), "n", &new_a), a);
+    EXPECT_EQ(RegionCells(t.root, t.Daughter(t.b), "n", &new_b), b);
+    EXPECT_EQ(new_a, seqs_a);  // {2, 9}: as HBase numbered the References
+    EXPECT_EQ(new_b, seqs_b);  // {3, 10, 20}
+    const auto names_b = Files(t.Daughter(t.b) + "/n");
+    EXPECT_EQ(names_b.size(), 3u);
+    EXPECT_EQ(std::count_if(names_b.begin(), names_b.end(),
+                            [](const std::string& n) { return n.ends_with("_SeqId_10_"); }),
+              1);
+    for (const auto& d : {t.a, t.b})
+      for (const auto& n : Files(t.Daughter(d) + "/n"))
+        EXPECT_EQ(n.find('.'), std::string::npos) << n << ": a Reference";
+    EXPECT_TRUE(Files(t.Family("n")).empty());  // the parent: HBase never opens it
+    if (drop) {
+      EXPECT_FALSE(fs::exists(t.Family("m")));
+      EXPECT_FALSE(fs::exists(t.Daughter(t.a) + "/m"));
+      const std::string archive = t.root + "/archive/data/default/t/";
+      EXPECT_EQ(Files(archive + t.info.EncodedName() + "/m").size(), 2u);
+      EXPECT_EQ(Files(archive + t.b.EncodedName() + "/m").size(), 3u);
+    } else {
+      EXPECT_EQ(RegionCells(t.root, t.Daughter(t.b), "m"), b);  // OLD untouched
+      EXPECT_EQ(Files(t.Family("m")).size(), 2u);
+    }
+  }
 }
 
 TEST(CopyFamily, SetOverridesAndDropOldArchives) {

@@ -147,6 +147,8 @@ struct RegionPlan {
   std::string path, encoded_name;
   std::vector<std::string> refusals;        // why the region looks online/unclean (--force)
   std::vector<std::string> blockers;        // why it must never be compacted (no override)
+  // A split parent whose daughters' References still read its files (listed in blockers).
+  bool referenced_split_parent = false;
   std::vector<std::string> recovery;        // leftovers of an interrupted run to finish
   std::vector<StorePlan> stores;
 };

@@ -71,6 +71,9 @@ struct CopyFamilyPlan {
   Target target;
   TableDescriptor before, after;  // after: NEW added (and, with drop_old, OLD gone)
   std::vector<std::string> regions;          // every region dir (encoded names)
+  // Split parents whose daughters' References read their files: HBase never opens them, and
+  // NEW in the daughters gets real halves, so their OLD files are neither copied nor compared.
+  std::vector<std::string> split_parents;
   std::vector<FileCopy> files;
   std::vector<std::string> skipped;          // files not copied, and why
   std::vector<std::string> refused;          // "<region>: why" (online/unclean)

@@ -81,7 +81,8 @@ final class ClusterCommand {
             break;
           case "scan":
             if (!scan(cluster, table, !op.has("raw") || op.get("raw").getAsBoolean(),
-                op.has("timeout_s") ? op.get("timeout_s").getAsInt() : 0, out)) {
+                op.has("timeout_s") ? op.get("timeout_s").getAsInt() : 0,
+                ClusterAdminOps.authorizations(op), out)) {
               stuck = true;
             }
             break;
@@ -113,6 +114,10 @@ final class ClusterCommand {
           case "split_point": case "regions": case "split_region": case "merge_regions":
             RegionOps.run(cluster, admin, table, op, out);
             break;
+          case "split": ClusterAdminOps.split(admin, table, op); break;
+          case "clone": ClusterAdminOps.snapshotClone(admin, table, op); break;
+          case "compaction_switch": ClusterAdminOps.compactionSwitch(admin, op); break;
+          case "vis_labels": ClusterAdminOps.visLabels(cluster.connection(), op); break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }
@@ -212,7 +217,8 @@ final class ClusterCommand {
 
   /**
    * {"op":"put","table":T,"row":R,"family":F,"qualifier":Q,"value":V[,"timestamp":N][,"ttl":MS]}:
-   * "ttl" is a cell TTL (Put#setTTL), stored as a TTL tag (type 8) on the cell.
+   * "ttl" is a cell TTL (Put#setTTL), stored as a TTL tag (type 8) on the cell; "visibility" a
+   * CellVisibility expression (a visibility tag, type 2, needs the VisibilityController).
    */
   private static Put put(JsonObject op) {
     Put p = new Put(bytes(op, "row"));
@@ -220,6 +226,9 @@ final class ClusterCommand {
     p.addColumn(bytes(op, "family"), bytes(op, "qualifier"), ts, bytes(op, "value"));
     if (op.has("ttl")) {
       p.setTTL(op.get("ttl").getAsLong());
+    }
+    if (op.has("visibility")) {
+      p.setCellVisibility(ClusterAdminOps.visibility(op));
     }
     return p;
   }
@@ -231,6 +240,9 @@ final class ClusterCommand {
    */
   private static Delete delete(JsonObject op) {
     Delete d = new Delete(bytes(op, "row"));
+    if (op.has("visibility")) {
+      d.setCellVisibility(ClusterAdminOps.visibility(op));
+    }
     if (!op.has("family")) {
       return d;
     }
@@ -355,8 +367,12 @@ final class ClusterCommand {
    * the store files; {"raw":false} is what a client reads.
    */
   private static boolean scan(LocalCluster cluster, TableName table, boolean raw, int timeoutS,
-      PrintStream out) throws IOException, InterruptedException {
+      org.apache.hadoop.hbase.security.visibility.Authorizations auths, PrintStream out)
+      throws IOException, InterruptedException {
     Scan s = new Scan().setRaw(raw).readAllVersions();
+    if (auths != null) {
+      s.setAuthorizations(auths);
+    }
     if (!raw) {
       out.println("{\"kind\":\"scan\",\"raw\":false}");  // separates it from a raw scan
     }
