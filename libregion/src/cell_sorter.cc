@@ -1,6 +1,7 @@
 #include "region/cell_sorter.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <string>
@@ -285,6 +287,34 @@ class RunMerger {
   std::string last_key_;
 };
 
+// A killed sorter cannot remove its private dir; the next Open in the same temp dir removes
+// those whose process is gone ("hfile-sort-<pid>-XXXXXX" holding only run-*.zst files).
+uint64_t RemoveDeadSortDirs(const std::string& temp_dir) {
+  auto entries = ListDir(temp_dir);
+  if (!entries.ok()) return 0;
+  uint64_t removed = 0;
+  const std::string prefix = "hfile-sort-";
+  for (const auto& e : *entries) {
+    if (!e.is_dir || e.name.compare(0, prefix.size(), prefix) != 0) continue;
+    size_t dash = e.name.find('-', prefix.size());
+    if (dash == std::string::npos || dash == prefix.size() || e.name.size() - dash != 7) continue;
+    const std::string digits = e.name.substr(prefix.size(), dash - prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::atol(digits.c_str());
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) continue;
+    const std::string dir = JoinPath(temp_dir, e.name);
+    auto files = ListDir(dir);
+    if (!files.ok()) continue;
+    bool only_runs = true;
+    for (const auto& f : *files)
+      only_runs = only_runs && !f.is_dir && f.name.compare(0, 4, "run-") == 0;
+    if (!only_runs) continue;  // not ours after all: leave it
+    for (const auto& f : *files) ::unlink(JoinPath(dir, f.name).c_str());
+    if (::rmdir(dir.c_str()) == 0) ++removed;
+  }
+  return removed;
+}
+
 }  // namespace
 
 struct CellSorter::Impl {
@@ -545,6 +575,7 @@ Result<std::unique_ptr<CellSorter>> CellSorter::Open(CellSorterOptions options) 
           " needed (choose another temp dir or a larger memory budget)");
     }
   }
+  impl->stats.stale_dirs_removed = RemoveDeadSortDirs(options.temp_dir);
   std::string tmpl = JoinPath(options.temp_dir, "hfile-sort-" + std::to_string(::getpid()) +
                                                     "-XXXXXX");
   if (::mkdtemp(tmpl.data()) == nullptr) {

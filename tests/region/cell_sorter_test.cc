@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -263,6 +265,29 @@ TEST(CellSorter, CellLargerThanBudget) {
   auto it = s->Finish();
   ASSERT_TRUE(it.ok()) << it.status().ToString();
   ExpectSame(Drain(it->get()), Reference(added));
+}
+
+// A killed sorter's private dir (its pid gone) is removed by the next Open; a live process's
+// and anything that is not only runs stay.
+TEST(CellSorter, OpenRemovesDeadSortersDirs) {
+  std::string dir = NewTempDir("cell_sorter_stale");
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  ASSERT_EQ(waitpid(child, nullptr, 0), child);
+  const std::string dead = dir + "/hfile-sort-" + std::to_string(child) + "-abcdef";
+  const std::string live = dir + "/hfile-sort-" + std::to_string(getpid()) + "-abcdef";
+  const std::string other = dir + "/hfile-sort-" + std::to_string(child) + "-zzzzzz";
+  for (const auto& d : {dead, live, other}) fs::create_directories(d);
+  std::ofstream(dead + "/run-0.zst") << "x";
+  std::ofstream(live + "/run-0.zst") << "x";
+  std::ofstream(other + "/notes.txt") << "x";
+  auto s = OpenSorter(kMinSorterMemory, dir);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->stats().stale_dirs_removed, 1u);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(live));
+  EXPECT_TRUE(fs::exists(other));
 }
 
 }  // namespace

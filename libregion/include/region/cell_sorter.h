@@ -21,7 +21,8 @@
 // so memory stays within the budget whatever the input size; only a single cell larger than
 // the budget exceeds it (it is held alone). Without a spill nothing touches the disk.
 // Temp space: the runs (compressed), plus during an extra pass the run it writes. The private
-// directory and every run are removed on any error and when the sorter is destroyed.
+// directory and every run are removed on any error and when the sorter is destroyed; those of
+// a killed process are removed by the next Open in the same temp dir.
 #ifndef REGION_CELL_SORTER_H_
 #define REGION_CELL_SORTER_H_
 
@@ -58,6 +59,7 @@ struct CellSorterStats {
   uint64_t merge_passes = 0;       // passes that wrote an intermediate run
   uint64_t spilled_bytes = 0;      // compressed bytes written to temp_dir, all passes
   uint64_t peak_memory_bytes = 0;  // arena blocks + index, as accounted
+  uint64_t stale_dirs_removed = 0; // dead sorters' private dirs removed by Open
 };
 
 class CellSorter {
