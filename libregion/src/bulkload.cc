@@ -82,7 +82,7 @@ Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir) {
   });
   // The regions must tile the row space, as completebulkload's RegionLocator sees it.
   if (!regions.front().info.start_key.empty()) {
-    return Status::Corruption("the table's first region does not start at the empty row:",
+    return Status::Corruption("the table's first region does not start at the empty row",
                               regions.front().encoded_name);
   }
   for (size_t i = 0; i + 1 < regions.size(); ++i) {
@@ -97,7 +97,7 @@ Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir) {
     }
   }
   if (!regions.back().info.end_key.empty()) {
-    return Status::Corruption("the table's last region does not end at the empty row:",
+    return Status::Corruption("the table's last region does not end at the empty row",
                               regions.back().encoded_name);
   }
   return regions;
@@ -162,7 +162,7 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
       if (errno == ENOENT) return Status::NotFound(in, "No such file or directory");
       return ErrnoStatus("cannot stat input", in);
     }
-    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument("input is a directory:", in);
+    if (S_ISDIR(st.st_mode)) return Status::InvalidArgument("input is a directory", in);
     plan.inputs.emplace_back(in, static_cast<uint64_t>(st.st_size));
   }
   plan.estimated_spill_bytes = SpillEstimate(plan.inputs);
@@ -177,11 +177,11 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
   std::error_code ec;
   if (fs::exists(o.out_dir, ec)) {
     if (!fs::is_directory(o.out_dir, ec))
-      return Status::InvalidArgument("output exists and is not a directory:", o.out_dir);
+      return Status::InvalidArgument("output exists and is not a directory", o.out_dir);
     if (!fs::is_empty(o.out_dir, ec)) {
       // As FileOutputFormat refuses an existing output directory: a finished run's files are
       // never mixed with a new run's.
-      return Status::InvalidArgument("output directory already exists and is not empty:",
+      return Status::InvalidArgument("output directory already exists and is not empty",
                                      o.out_dir);
     }
   }
@@ -235,7 +235,7 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
     if (PidAlive(pid)) continue;
     std::error_code ec;
     fs::remove_all(dir, ec);
-    if (ec) return Status::IOError("cannot remove " + dir + ":", ec.message());
+    if (ec) return Status::IOError("cannot remove " + dir + "", ec.message());
     report->removed_stale.push_back(dir);
   }
 

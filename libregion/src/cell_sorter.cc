@@ -118,7 +118,7 @@ class RunWriter {
     for (;;) {
       ZSTD_outBuffer out{out_.data(), out_.size(), 0};
       size_t left = ZSTD_compressStream2(cctx_, &out, &in, mode);
-      if (ZSTD_isError(left)) return Status::IOError("zstd:", ZSTD_getErrorName(left));
+      if (ZSTD_isError(left)) return Status::IOError("zstd", ZSTD_getErrorName(left));
       HFILE_RETURN_IF_ERROR(WriteAll(out_.data(), out.pos));
       bool done = mode == ZSTD_e_end ? left == 0 : in.pos == in.size;
       if (done) return Status::OK();
@@ -185,7 +185,7 @@ class RunReader {
   }
 
  private:
-  Status Truncated() { return Status::Corruption("sort run truncated:", path_); }
+  Status Truncated() { return Status::Corruption("sort run truncated", path_); }
   // Decompresses until buf_ holds `n` bytes or the run ends.
   Status Need(size_t n) {
     while (buf_.size() < n && !eof_) {
@@ -207,7 +207,7 @@ class RunReader {
       ZSTD_outBuffer out{buf_.data() + old, kReadChunk, 0};
       size_t ret = ZSTD_decompressStream(dctx_, &out, &in);
       if (ZSTD_isError(ret)) {
-        return Status::Corruption("sort run " + path_ + ": zstd:", ZSTD_getErrorName(ret));
+        return Status::Corruption("sort run " + path_ + ": zstd", ZSTD_getErrorName(ret));
       }
       buf_.resize(old + out.pos);
       in_pos_ = in.pos;
@@ -559,7 +559,7 @@ Result<std::unique_ptr<CellSorter>> CellSorter::Open(CellSorterOptions options) 
     return ErrnoStatus("sort temp dir", options.temp_dir);
   }
   if (!S_ISDIR(st.st_mode)) {
-    return Status::IOError("sort temp dir is not a directory:", options.temp_dir);
+    return Status::IOError("sort temp dir is not a directory", options.temp_dir);
   }
   if (options.estimated_spill_bytes > options.memory_bytes) {
     struct statvfs vfs;
