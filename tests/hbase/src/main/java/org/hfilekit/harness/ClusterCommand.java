@@ -109,6 +109,9 @@ final class ClusterCommand {
           case "meta_replace":
             metaReplace(cluster, table, op);
             break;
+          case "exec":
+            ExecOp.run(op, out);
+            break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }
