@@ -73,8 +73,9 @@ void PrintPlan(const region::BulkLoadPlan& p, const region::BulkLoadOptions& o,
   for (const auto& [name, size] : p.inputs)
     out << fmt::format("  input {} ({})\n", name, name == "-" ? "stdin" : std::to_string(size) +
                                                                         " bytes");
-  out << fmt::format("  sort: memory {} bytes, temp dir {} (estimated spill at most {} bytes)\n",
-                     o.memory_bytes, p.temp_dir, p.estimated_spill_bytes);
+  out << fmt::format("  sort: memory {} bytes, temp dir {} (estimated spill at most {} bytes); "
+                     "files rolled at {} bytes\n",
+                     o.memory_bytes, p.temp_dir, p.estimated_spill_bytes, p.max_file_size);
   for (const auto& w : p.warnings) out << "  note: " << w << "\n";
 }
 
@@ -145,7 +146,7 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
                "HFiles, one per region per family of a table, offline, for completebulkload.",
                kTool};
   AddStandardFlags(app);
-  std::string table, root, out_dir, temp_dir, memory = "256M", crash_at;
+  std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, crash_at;
   bool dry_run = false, json = false, no_progress = false;
   std::optional<int64_t> now;
   app.add_option("--table", table,
@@ -156,6 +157,9 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
                  "Output dir for completebulkload: <DIR>/<family>/<file>; absent or empty")
       ->required();
   app.add_option("--memory", memory, "Sort memory budget, e.g. 512M, 2G (default 256M)");
+  app.add_option("--max-file-size", max_file_size,
+                 "Roll a region's file at this size of cells, e.g. 1G (default: the table's "
+                 "MAX_FILESIZE)");
   app.add_option("--temp-dir", temp_dir, "Where sorted runs spill (default $TMPDIR or /tmp)");
   app.add_flag("--dry-run", dry_run, "Print the plan (regions, families, inputs); write nothing");
   app.add_option("--now", now, "Current time in ms since the epoch (default timestamp, "
@@ -203,6 +207,12 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
                                   region::kMinSorterMemory >> 10));
   }
   o.memory_bytes = static_cast<size_t>(*mem);
+  if (!max_file_size.empty()) {
+    auto m = ParseSize(max_file_size);
+    if (!m.ok() || *m == 0)
+      return UsageError(err, kTool, "--max-file-size: " + max_file_size + " is not a size > 0");
+    o.max_file_size = *m;
+  }
   if (now) o.now_ms = *now;
   if (!root.empty()) {
     auto t = region::ResolveTableTarget(root, table);

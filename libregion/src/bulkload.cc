@@ -166,6 +166,10 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
     plan.inputs.emplace_back(in, static_cast<uint64_t>(st.st_size));
   }
   plan.estimated_spill_bytes = SpillEstimate(plan.inputs);
+  plan.max_file_size = o.max_file_size > 0
+                           ? o.max_file_size
+                           : static_cast<uint64_t>(std::max<int64_t>(
+                                 1, desc.descriptor.max_file_size()));
   plan.temp_dir = o.temp_dir;
   if (plan.temp_dir.empty()) {
     const char* t = std::getenv("TMPDIR");
@@ -329,6 +333,7 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
     wo.writer.major_compaction = true;
     wo.writer.exclude_from_minor_compaction = false;
     wo.boundaries = plan.boundaries;
+    wo.roll_bytes = plan.max_file_size;
     wo.cancel = o.cancel;
     HFILE_ASSIGN_OR_RETURN(auto w, StoreWriter::Open(std::move(wo)));
     writer_of[f.name] = writers.size();

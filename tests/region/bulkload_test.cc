@@ -9,7 +9,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
+#include <cstdio>
 #include <map>
+#include <set>
 
 #include "hfile/file_info.h"
 #include "hfile/reader.h"
@@ -318,6 +321,56 @@ TEST(BulkLoad, PlanRefusals) {
   auto hp = PlanBulkLoad(o);
   ASSERT_TRUE(hp.status().IsCorruption());
   EXPECT_NE(hp.status().message().find("hole"), std::string::npos) << hp.status().ToString();
+}
+
+// --max-file-size: a region's family gets several files, each of whole rows, together every
+// cell once and in order.
+TEST(BulkLoad, RollsFilesAtMaxFileSize) {
+  Table t = MakeTable("bulkload_roll");
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    char row[16];
+    std::snprintf(row, sizeof(row), "a%05d", i);  // all in the first region ['', m)
+    text += std::string(row) + "\t" + std::string(100, 'v') + "\t" + std::string(50, 'w') + "\n";
+  }
+  std::string in = WriteInput(t.root, "roll.tsv", text);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:a,f:b"}, {in});
+  o.max_file_size = 64 << 10;
+  BulkLoadReport rep;
+  ASSERT_TRUE(Load(o, &rep).ok());
+  ASSERT_GT(rep.files.size(), 4u);
+  uint64_t cells = 0;
+  std::string last_row;
+  std::vector<std::string> firsts;
+  for (const auto& f : rep.files) {
+    EXPECT_EQ(f.region, t.regions[0].EncodedName());
+    cells += f.cells;
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    auto it = (*r)->NewIterator();
+    it->SeekToFirst();
+    ASSERT_TRUE(it->Valid());
+    firsts.push_back(it->cell().row().ToString());
+    uint64_t bytes = 0;
+    for (; it->Valid(); it->Next()) bytes += KeyValueSize(it->cell());
+    // Rolled at the first row change at or past the limit: at most one row (two cells) over.
+    EXPECT_LT(bytes, (64u << 10) + 2 * 200) << f.path;
+  }
+  EXPECT_EQ(cells, 6000u);
+  // Files in row order, no row in two files (each file starts a new row).
+  std::vector<std::string> sorted = firsts;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::set<std::string>(firsts.begin(), firsts.end()).size(), firsts.size());
+  for (size_t i = 0; i < rep.files.size(); ++i) {
+    auto r = Reader::Open(rep.files[i].path);
+    auto it = (*r)->NewIterator();
+    std::string last;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) last = it->cell().row().ToString();
+    auto next = std::upper_bound(sorted.begin(), sorted.end(), firsts[i]);
+    if (next != sorted.end()) {
+      EXPECT_LT(last, *next);
+    }
+  }
 }
 
 // SIGKILL after every file is written and verified but before the rename: no output dir; the

@@ -1,6 +1,7 @@
 // Bulk load, offline: delimited input lines (as ImportTsv reads them, region/delimited_parser.h)
 // -> cells -> external sort (region/cell_sorter.h) -> one HFile per region per family, written
-// by the StoreWriter into <out>/<family>/, the directory layout completebulkload
+// by the StoreWriter into <out>/<family>/ (more when a file reaches max_file_size), the layout
+// completebulkload
 // (BulkLoadHFilesTool / LoadIncrementalHFiles) takes.
 //
 //   BulkLoadOptions o;  o.import = *ParseImportArgs(args);  o.table_dir = ...;  o.out_dir = ...;
@@ -57,6 +58,10 @@ struct BulkLoadOptions {
   std::string table_dir;              // <root>/data/<ns>/<table>
   std::string out_dir;                // <out>/<family>/<file>; absent or empty
   size_t memory_bytes = size_t{256} << 20;  // the sort's budget
+  // A file is rolled (the next row starts another file of the same region and family) once it
+  // holds this many bytes of cells. 0: the table's MAX_FILESIZE (10 GiB when unset), the offline
+  // stand-in for HFileOutputFormat2's hbase.hregion.max.filesize.
+  uint64_t max_file_size = 0;
   std::string temp_dir;               // the sort's spill dir; empty: $TMPDIR, else /tmp
   int64_t now_ms = 0;                 // 0: the clock (default timestamp, BULKLOAD_TIMESTAMP)
   std::string source_task = "hfile-bulkload";  // BULKLOAD_SOURCE_TASK
@@ -87,6 +92,7 @@ struct BulkLoadPlan {
                                          // headers, whose columns come from the data)
   std::vector<std::pair<std::string, uint64_t>> inputs;  // name, size on disk (0: unknown)
   uint64_t estimated_spill_bytes = 0;
+  uint64_t max_file_size = 0;            // resolved
   std::string temp_dir;
   std::string staging_dir;
   std::vector<std::string> warnings;     // e.g. a stale staging dir that a run will remove
