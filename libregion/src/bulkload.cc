@@ -369,7 +369,13 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
                                            out.cells, out.file_size});
       report->bytes_written += out.file_size;
     }
-    HFILE_RETURN_IF_ERROR(SyncDir(JoinPath(plan.staging_dir, fam)));
+    const std::string fam_dir = JoinPath(plan.staging_dir, fam);
+    if (outs.empty()) {
+      // No cell of this family: no directory either (completebulkload would list it for nothing).
+      if (::rmdir(fam_dir.c_str()) != 0) return ErrnoStatus("cannot remove", fam_dir);
+      continue;
+    }
+    HFILE_RETURN_IF_ERROR(SyncDir(fam_dir));
   }
   HFILE_RETURN_IF_ERROR(SyncDir(plan.staging_dir));
   if (o.checkpoint) o.checkpoint("written");

@@ -313,6 +313,19 @@ TEST(BulkLoad, PlanRefusals) {
   BulkLoadReport rep;
   ASSERT_TRUE(Load(o, &rep).ok());
   EXPECT_EQ(AllCells(o.out_dir).size(), 1u);
+  // Only the spec's family with cells has a directory (g is in the table, not in the spec).
+  EXPECT_TRUE(fs::is_directory(o.out_dir + "/f"));
+  EXPECT_FALSE(fs::exists(o.out_dir + "/g"));
+
+  // No input line at all: an empty output dir, no family dirs.
+  std::string none = WriteInput(t.root, "none.tsv", "");
+  o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q,g:q"}, {none});
+  o.out_dir = t.root + "/out-empty";
+  BulkLoadReport rep0;
+  ASSERT_TRUE(Load(o, &rep0).ok());
+  EXPECT_TRUE(rep0.files.empty());
+  EXPECT_TRUE(fs::is_directory(o.out_dir));
+  EXPECT_TRUE(fs::is_empty(o.out_dir));
 
   // A hole in the regions.
   Table h = MakeTable("bulkload_hole");
