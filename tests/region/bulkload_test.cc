@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -383,6 +384,35 @@ TEST(BulkLoad, RollsFilesAtMaxFileSize) {
     if (next != sorted.end()) {
       EXPECT_LT(last, *next);
     }
+  }
+}
+
+// A write that fails (the file-size limit: what a full disk looks like to write(2)) is an
+// IOError, and nothing is left: no --out, no staging dir, no sort dir.
+TEST(BulkLoad, WriteFailureLeavesNothing) {
+  Table t = MakeTable("bulkload_full");
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "r" + std::to_string(i) + "\t" + std::string(200, 'x') + "\n";
+  std::string in = WriteInput(t.root, "full.tsv", text);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,g:q"}, {in});
+  auto plan = PlanBulkLoad(o);
+  ASSERT_TRUE(plan.ok());
+  struct rlimit old;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  auto old_handler = signal(SIGXFSZ, SIG_IGN);
+  struct rlimit lim = old;
+  lim.rlim_cur = 16 << 10;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
+  BulkLoadReport rep;
+  Status s = RunBulkLoad(*plan, o, &rep);
+  setrlimit(RLIMIT_FSIZE, &old);
+  signal(SIGXFSZ, old_handler);
+  ASSERT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.message().find("File too large"), std::string::npos) << s.ToString();
+  EXPECT_FALSE(fs::exists(o.out_dir));
+  for (const auto& e : fs::directory_iterator(t.root)) {
+    const std::string n = e.path().filename().string();
+    EXPECT_TRUE(n == "data" || n == "full.tsv") << n;
   }
 }
 
