@@ -37,7 +37,9 @@ void SplitOut(const std::string& out, std::string* parent, std::string* name) {
   *parent = p.has_parent_path() ? p.parent_path().string() : ".";
 }
 
-bool PidAlive(long pid) { return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
+bool PidAlive(long pid) {
+  return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
+}
 
 // Staging dirs of runs for the same out dir: ".<name>.hfile-bulkload-<pid>".
 std::vector<std::pair<std::string, long>> StagingDirs(const std::string& parent,
@@ -132,7 +134,8 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
     if (!missing.empty()) {
       std::string m, have;
       for (const auto& f : missing) m += (m.empty() ? "" : ", ") + f;
-      for (const auto& f : desc.descriptor.families()) have += (have.empty() ? "" : ", ") + f.name();
+      for (const auto& f : desc.descriptor.families())
+        have += (have.empty() ? "" : ", ") + f.name();
       // ImportTsv's check, with its wording.
       return Status::InvalidArgument(fmt::format(
           "Column Families [{}] specified in importtsv.columns does not match with any of the "

@@ -122,7 +122,8 @@ std::map<std::string, std::vector<std::string>> CellsByFile(const std::string& o
 
 std::vector<std::string> AllCells(const std::string& out) {
   std::vector<std::string> all;
-  for (const auto& [file, cells] : CellsByFile(out)) all.insert(all.end(), cells.begin(), cells.end());
+  for (const auto& [file, cells] : CellsByFile(out))
+    all.insert(all.end(), cells.begin(), cells.end());
   return all;
 }
 
@@ -392,7 +393,8 @@ TEST(BulkLoad, RollsFilesAtMaxFileSize) {
 TEST(BulkLoad, WriteFailureLeavesNothing) {
   Table t = MakeTable("bulkload_full");
   std::string text;
-  for (int i = 0; i < 2000; ++i) text += "r" + std::to_string(i) + "\t" + std::string(200, 'x') + "\n";
+  for (int i = 0; i < 2000; ++i)
+    text += "r" + std::to_string(i) + "\t" + std::string(200, 'x') + "\n";
   std::string in = WriteInput(t.root, "full.tsv", text);
   auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,g:q"}, {in});
   auto plan = PlanBulkLoad(o);
