@@ -189,7 +189,9 @@ class RunReader {
   // Decompresses until buf_ holds `n` bytes or the run ends.
   Status Need(size_t n) {
     while (buf_.size() < n && !eof_) {
-      if (in_pos_ == in_len_) {
+      // Read only when the decoder has consumed its input and flushed what it decoded (a full
+      // output buffer may leave more in it, even with no input left).
+      if (in_pos_ == in_len_ && !output_pending_) {
         ssize_t r = ::read(fd_, in_.data(), in_.size());
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) return ErrnoStatus("cannot read sort run", path_);
@@ -212,6 +214,7 @@ class RunReader {
       buf_.resize(old + out.pos);
       in_pos_ = in.pos;
       frame_open_ = ret != 0;
+      output_pending_ = out.pos == kReadChunk;
     }
     return Status::OK();
   }
@@ -223,6 +226,7 @@ class RunReader {
   size_t in_pos_ = 0, in_len_ = 0;
   bool eof_ = false;
   bool frame_open_ = false;
+  bool output_pending_ = false;
   std::string buf_;
   size_t pos_ = 0;
   Cell cell_;
