@@ -59,11 +59,12 @@ std::string Row(const std::string& r) { return ToStringBinary(r); }
 
 void PrintPlan(const region::BulkLoadPlan& p, const region::BulkLoadOptions& o,
                std::ostream& out) {
-  out << fmt::format("bulk load into table {} ({} regions) -> {}\n", p.table, p.regions.size(),
-                     o.out_dir);
+  const bool splits = o.split_rows.has_value();
+  out << fmt::format("bulk load into table {} ({} {}) -> {}\n", p.table, p.regions.size(),
+                     splits ? "ranges from --splits" : "regions", o.out_dir);
   for (const auto& r : p.regions)
-    out << fmt::format("  region {} [{}, {})\n", r.encoded_name, Row(r.info.start_key),
-                       Row(r.info.end_key));
+    out << fmt::format("  {} {} [{}, {})\n", splits ? "range" : "region", r.encoded_name,
+                       Row(r.info.start_key), Row(r.info.end_key));
   for (const auto& f : p.families)
     out << fmt::format("  family {}: COMPRESSION {}, DATA_BLOCK_ENCODING {}, BLOOMFILTER {}, "
                        "BLOCKSIZE {}\n",
@@ -146,7 +147,7 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
                "HFiles, one per region per family of a table, offline, for completebulkload.",
                kTool};
   AddStandardFlags(app);
-  std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, crash_at;
+  std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, splits, crash_at;
   bool dry_run = false, json = false, no_progress = false;
   std::optional<int64_t> now;
   app.add_option("--table", table,
@@ -156,6 +157,9 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
   app.add_option("--out", out_dir,
                  "Output dir for completebulkload: <DIR>/<family>/<file>; absent or empty")
       ->required();
+  app.add_option("--splits", splits,
+                 "Cut the output at the rows of this file (one per line, \\xNN escapes) instead "
+                 "of at the table's regions");
   app.add_option("--memory", memory, "Sort memory budget, e.g. 512M, 2G (default 256M)");
   app.add_option("--max-file-size", max_file_size,
                  "Roll a region's file at this size of cells, e.g. 1G (default: the table's "
@@ -214,6 +218,11 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
     o.max_file_size = *m;
   }
   if (now) o.now_ms = *now;
+  if (!splits.empty()) {
+    auto rows = region::ReadSplitsFile(splits);
+    if (!rows.ok()) return ReportError(err, kTool, rows.status());
+    o.split_rows = std::move(rows).value();
+  }
   if (!root.empty()) {
     auto t = region::ResolveTableTarget(root, table);
     if (!t.ok()) return ReportError(err, kTool, t.status());

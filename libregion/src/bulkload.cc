@@ -107,13 +107,57 @@ Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir) {
 
 }  // namespace
 
+Result<std::vector<std::string>> ReadSplitsFile(const std::string& path) {
+  HFILE_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  std::vector<std::string> rows;
+  size_t start = 0, line = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    std::string l = text.substr(start, nl - start);
+    start = nl + 1;
+    ++line;
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    if (l.empty()) continue;
+    auto row = FromStringBinary(l);
+    if (!row) {
+      return Status::InvalidArgument(fmt::format("{}:{}: not a row (\\xNN escapes): {}", path,
+                                                 line, l));
+    }
+    if (!rows.empty() && !(rows.back() < *row)) {
+      return Status::InvalidArgument(
+          fmt::format("{}:{}: split rows must be sorted and distinct: {}", path, line, l));
+    }
+    rows.push_back(std::move(*row));
+  }
+  return rows;
+}
+
 Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
   if (o.table_dir.empty()) return Status::InvalidArgument("a table is required");
   if (o.out_dir.empty()) return Status::InvalidArgument("an output directory is required");
   BulkLoadPlan plan;
   HFILE_ASSIGN_OR_RETURN(LoadedTableDescriptor desc, ReadTableDescriptor(o.table_dir));
   plan.table = desc.descriptor.name().ToString();
-  HFILE_ASSIGN_OR_RETURN(plan.regions, LoadRegions(o.table_dir));
+  if (o.split_rows) {
+    const auto& rows = *o.split_rows;
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].empty()) return Status::InvalidArgument("a split row is empty");
+      if (i > 0 && !(rows[i - 1] < rows[i]))
+        return Status::InvalidArgument("split rows must be sorted and distinct",
+                                       ToStringBinary(rows[i]));
+    }
+    for (size_t i = 0; i <= rows.size(); ++i) {
+      BulkLoadRegion r;
+      r.info.table = desc.descriptor.name();
+      r.info.start_key = i == 0 ? "" : rows[i - 1];
+      r.info.end_key = i == rows.size() ? "" : rows[i];
+      r.encoded_name = "range-" + std::to_string(i);
+      plan.regions.push_back(std::move(r));
+    }
+  } else {
+    HFILE_ASSIGN_OR_RETURN(plan.regions, LoadRegions(o.table_dir));
+  }
   for (size_t i = 1; i < plan.regions.size(); ++i)
     plan.boundaries.push_back(plan.regions[i].info.start_key);
 

@@ -418,6 +418,42 @@ TEST(BulkLoad, WriteFailureLeavesNothing) {
   }
 }
 
+// --splits: the output is cut at the given rows, not at the table's regions.
+TEST(BulkLoad, SplitRowsReplaceTheRegions) {
+  Table t = MakeTable("bulkload_splits");
+  std::string in = WriteInput(t.root, "s.tsv", "a\t1\nd\t2\nm\t3\nx\t4\nzz\t5\n");
+  std::string sf = WriteInput(t.root, "splits.txt", "c\r\n\nx\\x00\n");  // "c", "x\0"
+  auto rows = ReadSplitsFile(sf);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, (std::vector<std::string>{"c", std::string("x\0", 2)}));
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q"}, {in});
+  o.split_rows = *rows;
+  auto plan = PlanBulkLoad(o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->regions.size(), 3u);
+  EXPECT_EQ(plan->regions[1].encoded_name, "range-1");
+  BulkLoadReport rep;
+  ASSERT_TRUE(RunBulkLoad(*plan, o, &rep).ok());
+  std::vector<std::string> got;
+  for (const auto& f : rep.files) {
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    std::string rows_in;
+    auto it = (*r)->NewIterator();
+    for (it->SeekToFirst(); it->Valid(); it->Next()) rows_in += it->cell().row().ToString() + " ";
+    got.push_back(f.region + ": " + rows_in);
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"range-0: a ", "range-1: d m x ", "range-2: zz "}));
+
+  std::string bad = WriteInput(t.root, "bad.txt", "m\nc\n");
+  auto r2 = ReadSplitsFile(bad);
+  ASSERT_TRUE(r2.status().IsInvalidArgument());
+  EXPECT_NE(r2.status().message().find("bad.txt:2:"), std::string::npos);
+  std::string esc = WriteInput(t.root, "esc.txt", "a\\xZZ\n");
+  EXPECT_TRUE(ReadSplitsFile(esc).status().IsInvalidArgument());
+  EXPECT_TRUE(ReadSplitsFile(t.root + "/none.txt").status().IsNotFound());
+}
+
 // SIGKILL after every file is written and verified but before the rename: no output dir; the
 // rerun removes the dead run's staging dir and produces the output.
 TEST(BulkLoad, KillLeavesNoPartialOutput) {

@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct BulkLoadOptions {
   ImportOptions import;               // columns, separator, skip/log bad lines, formats ...
   std::vector<std::string> inputs;    // files, or "-" for stdin; empty: stdin
   std::string table_dir;              // <root>/data/<ns>/<table>
+  // --splits: the output's key ranges cut at these rows instead of at the table's regions (for a
+  // table to be created or re-split with them); the families' settings still come from the
+  // table. Must be sorted, distinct and non-empty rows.
+  std::optional<std::vector<std::string>> split_rows;
   std::string out_dir;                // <out>/<family>/<file>; absent or empty
   size_t memory_bytes = size_t{256} << 20;  // the sort's budget
   // A file is rolled (the next row starts another file of the same region and family) once it
@@ -75,9 +80,14 @@ struct BulkLoadOptions {
 };
 
 struct BulkLoadRegion {
-  RegionInfo info;
-  std::string encoded_name;
+  RegionInfo info;           // with split_rows: only start_key and end_key
+  std::string encoded_name;  // with split_rows: "range-<i>"
 };
+
+// Reads a --splits file: one row per line, \xNN-escaped as hfile-dump prints rows (a trailing
+// "\r" is dropped, empty lines skipped). InvalidArgument for a bad escape or rows not sorted
+// and distinct; NotFound/IOError for the file.
+Result<std::vector<std::string>> ReadSplitsFile(const std::string& path);
 
 struct BulkLoadFamily {
   std::string name;
