@@ -286,7 +286,7 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
     if (PidAlive(pid)) continue;
     std::error_code ec;
     fs::remove_all(dir, ec);
-    if (ec) return Status::IOError("cannot remove " + dir + "", ec.message());
+    if (ec) return Status::IOError("cannot remove " + dir, ec.message());
     report->removed_stale.push_back(dir);
   }
 
