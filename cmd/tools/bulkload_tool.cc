@@ -60,8 +60,13 @@ std::string Row(const std::string& r) { return ToStringBinary(r); }
 void PrintPlan(const region::BulkLoadPlan& p, const region::BulkLoadOptions& o,
                std::ostream& out) {
   const bool splits = o.split_rows.has_value();
-  out << fmt::format("bulk load into table {} ({} {}) -> {}\n", p.table, p.regions.size(),
-                     splits ? "ranges from --splits" : "regions", o.out_dir);
+  if (p.create_splits > 0) {
+    out << fmt::format("bulk load into table {} ({} ranges computed from the data) -> {}\n",
+                       p.table, p.create_splits, o.out_dir);
+  } else {
+    out << fmt::format("bulk load into table {} ({} {}) -> {}\n", p.table, p.regions.size(),
+                       splits ? "ranges from --splits" : "regions", o.out_dir);
+  }
   for (const auto& r : p.regions)
     out << fmt::format("  {} {} [{}, {})\n", splits ? "range" : "region", r.encoded_name,
                        Row(r.info.start_key), Row(r.info.end_key));
@@ -96,13 +101,16 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
     regions += fmt::format("{}{{\"region\":{},\"start\":{},\"end\":{}}}",
                            regions.empty() ? "" : ",", Json(reg.encoded_name),
                            Json(Row(reg.info.start_key)), Json(Row(reg.info.end_key)));
+  std::string split_rows;
+  for (const auto& row : r.split_rows)
+    split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
   return fmt::format(
       "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
-      "\"regions\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},\"bad_by_reason\":{{{}}},"
+      "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},\"bad_by_reason\":{{{}}},"
       "\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},\"files\":[{}],\"bytes\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
       Json(p.table), Json(o.out_dir), dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
-      regions, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons, r.cells_sorted,
+      regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons, r.cells_sorted,
       r.duplicates_dropped, r.cells_written, files, r.bytes_written, o.memory_bytes, r.sort_runs,
       r.sort_spilled_bytes, r.seconds);
 }
@@ -150,6 +158,7 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
   std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, splits, crash_at;
   bool dry_run = false, json = false, no_progress = false;
   std::optional<int64_t> now;
+  size_t create_splits = 0;
   app.add_option("--table", table,
                  "The table: its directory (<root>/data/<ns>/<table>), or [ns:]name with --root")
       ->required();
@@ -160,6 +169,10 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
   app.add_option("--splits", splits,
                  "Cut the output at the rows of this file (one per line, \\xNN escapes) instead "
                  "of at the table's regions");
+  app.add_option("--create-splits", create_splits,
+                 "Cut the output into N ranges of about equal size computed from the data; "
+                 "prints the split rows (for creating the table)")
+      ->check(CLI::Range(1, 100000));
   app.add_option("--memory", memory, "Sort memory budget, e.g. 512M, 2G (default 256M)");
   app.add_option("--max-file-size", max_file_size,
                  "Roll a region's file at this size of cells, e.g. 1G (default: the table's "
@@ -218,6 +231,7 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
     o.max_file_size = *m;
   }
   if (now) o.now_ms = *now;
+  o.create_splits = create_splits;
   if (!splits.empty()) {
     auto rows = region::ReadSplitsFile(splits);
     if (!rows.ok()) return ReportError(err, kTool, rows.status());
@@ -277,6 +291,11 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
       for (const auto& f : rep.files)
         out << fmt::format("  {}/{}: {} cells, {} bytes  {}\n", f.region, f.family, f.cells,
                            f.file_size, f.path);
+      if (!rep.split_rows.empty()) {
+        std::string rows;
+        for (const auto& row : rep.split_rows) rows += (rows.empty() ? "'" : "', '") + Row(row);
+        out << "split rows: [" << rows << "'] (create the table with SPLITS => these)\n";
+      }
       out << fmt::format("{} cells ({} duplicates dropped, the last line kept) -> {} files, "
                          "{} bytes in {}; sort: {} runs spilled ({} bytes)\n",
                          rep.cells_written, rep.duplicates_dropped, rep.files.size(),

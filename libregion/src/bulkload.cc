@@ -139,7 +139,12 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
   BulkLoadPlan plan;
   HFILE_ASSIGN_OR_RETURN(LoadedTableDescriptor desc, ReadTableDescriptor(o.table_dir));
   plan.table = desc.descriptor.name().ToString();
-  if (o.split_rows) {
+  if (o.create_splits > 0 && o.split_rows)
+    return Status::InvalidArgument("--splits and --create-splits exclude each other");
+  plan.create_splits = o.create_splits;
+  if (o.create_splits > 0) {
+    // Ranges come from the data (RunBulkLoad): none known yet.
+  } else if (o.split_rows) {
     const auto& rows = *o.split_rows;
     for (size_t i = 0; i < rows.size(); ++i) {
       if (rows[i].empty()) return Status::InvalidArgument("a split row is empty");
@@ -311,6 +316,7 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
   BadLine bad;
   std::string key, tags;
   bool failing = false;  // a bad line without skipping: read on only to count
+  uint64_t added_bytes = 0;
   uint64_t records = 0;
   while (true) {
     auto ev = reader.Next(&rec, &bad);
@@ -347,6 +353,7 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
                 static_cast<uint8_t>(KeyType::kPut));
       Cell cell{Slice(key), Slice(c.value.data(), c.value.size()), Slice(tags), 0};
       HFILE_RETURN_IF_ERROR(sorter->Add(cell));
+      added_bytes += KeyValueSize(cell);
     }
   }
   report->parse = reader.stats();
@@ -366,32 +373,77 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
   if (::mkdir(plan.staging_dir.c_str(), 0755) != 0)
     return ErrnoStatus("cannot create staging directory", plan.staging_dir);
   StagingGuard guard(plan.staging_dir);
-  std::vector<std::unique_ptr<StoreWriter>> writers;
   std::map<std::string, size_t, std::less<>> writer_of;
-  for (const auto& f : plan.families) {
-    const std::string dir = JoinPath(plan.staging_dir, f.name);
+  for (size_t i = 0; i < plan.families.size(); ++i) {
+    const std::string dir = JoinPath(plan.staging_dir, plan.families[i].name);
     if (::mkdir(dir.c_str(), 0755) != 0) return ErrnoStatus("cannot create", dir);
-    StoreWriterOptions wo;
-    wo.dir = dir;
-    wo.writer = f.writer;
-    wo.writer.create_time_ms = now;
-    wo.writer.bulkload_timestamp = now;
-    wo.writer.bulkload_source_task = o.source_task;
-    wo.writer.major_compaction = true;
-    wo.writer.exclude_from_minor_compaction = false;
-    wo.boundaries = plan.boundaries;
-    wo.roll_bytes = plan.max_file_size;
-    wo.cancel = o.cancel;
-    HFILE_ASSIGN_OR_RETURN(auto w, StoreWriter::Open(std::move(wo)));
-    writer_of[f.name] = writers.size();
-    writers.push_back(std::move(w));
+    writer_of[plan.families[i].name] = i;
   }
+  // One StoreWriter per family; with create_splits a new set per computed range.
+  const bool computed = plan.create_splits > 0;
+  std::vector<std::unique_ptr<StoreWriter>> writers;
+  auto open_writers = [&]() -> Status {
+    writers.clear();
+    for (const auto& f : plan.families) {
+      StoreWriterOptions wo;
+      wo.dir = JoinPath(plan.staging_dir, f.name);
+      wo.writer = f.writer;
+      wo.writer.create_time_ms = now;
+      wo.writer.bulkload_timestamp = now;
+      wo.writer.bulkload_source_task = o.source_task;
+      wo.writer.major_compaction = true;
+      wo.writer.exclude_from_minor_compaction = false;
+      if (!computed) wo.boundaries = plan.boundaries;
+      wo.roll_bytes = plan.max_file_size;
+      wo.cancel = o.cancel;
+      HFILE_ASSIGN_OR_RETURN(auto w, StoreWriter::Open(std::move(wo)));
+      writers.push_back(std::move(w));
+    }
+    return Status::OK();
+  };
+  std::vector<size_t> files_of(plan.families.size(), 0);
+  auto finish_writers = [&](size_t computed_range) -> Status {
+    for (size_t i = 0; i < writers.size(); ++i) {
+      HFILE_ASSIGN_OR_RETURN(auto outs, writers[i]->Finish());
+      const std::string& fam = plan.families[i].name;
+      for (const auto& out : outs) {
+        const std::string region = computed ? "range-" + std::to_string(computed_range)
+                                            : plan.regions[out.range].encoded_name;
+        report->files.push_back(BulkLoadFile{region, fam,
+                                             JoinPath(JoinPath(o.out_dir, fam), out.name),
+                                             out.cells, out.file_size});
+        report->bytes_written += out.file_size;
+      }
+      files_of[i] += outs.size();
+    }
+    writers.clear();
+    return Status::OK();
+  };
+  HFILE_RETURN_IF_ERROR(open_writers());
   const uint64_t total = sorter->stats().cells_added;
+  // create_splits: cut at the first row change once the bytes so far reach the next 1/N of
+  // the cells' bytes (as added; duplicates make the ranges a little uneven).
+  size_t range = 0;
+  uint64_t bytes_so_far = 0;
+  std::string last_row;
   std::string last_family;
   StoreWriter* w = nullptr;
   uint64_t written = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const Cell& c = it->cell();
+    if (computed) {
+      const Slice row = c.row();
+      if (written > 0 && row != Slice(last_row) && range + 1 < plan.create_splits &&
+          bytes_so_far >= (range + 1) * (added_bytes / plan.create_splits)) {
+        HFILE_RETURN_IF_ERROR(finish_writers(range));
+        HFILE_RETURN_IF_ERROR(open_writers());
+        w = nullptr;
+        report->split_rows.push_back(row.ToString());
+        ++range;
+      }
+      last_row.assign(row.data(), row.size());
+      bytes_so_far += KeyValueSize(c);
+    }
     Slice fam = c.family();
     if (w == nullptr || fam != Slice(last_family)) {
       last_family.assign(fam.data(), fam.size());
@@ -407,17 +459,12 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
   report->duplicates_dropped = sorter->stats().duplicates_dropped;
   report->sort_runs = sorter->stats().runs_spilled;
   report->sort_spilled_bytes = sorter->stats().spilled_bytes;
-  for (size_t i = 0; i < writers.size(); ++i) {
-    HFILE_ASSIGN_OR_RETURN(auto outs, writers[i]->Finish());
+  HFILE_RETURN_IF_ERROR(finish_writers(range));
+  for (size_t i = 0; i < plan.families.size(); ++i) {
     const std::string& fam = plan.families[i].name;
-    for (const auto& out : outs) {
-      report->files.push_back(BulkLoadFile{plan.regions[out.range].encoded_name, fam,
-                                           JoinPath(JoinPath(o.out_dir, fam), out.name),
-                                           out.cells, out.file_size});
-      report->bytes_written += out.file_size;
-    }
+    const bool empty = files_of[i] == 0;
     const std::string fam_dir = JoinPath(plan.staging_dir, fam);
-    if (outs.empty()) {
+    if (empty) {
       // No cell of this family: no directory either (completebulkload would list it for nothing).
       if (::rmdir(fam_dir.c_str()) != 0) return ErrnoStatus("cannot remove", fam_dir);
       continue;

@@ -454,6 +454,54 @@ TEST(BulkLoad, SplitRowsReplaceTheRegions) {
   EXPECT_TRUE(ReadSplitsFile(t.root + "/none.txt").status().IsNotFound());
 }
 
+// --create-splits N: N ranges of about equal bytes computed from the data, cut between rows,
+// the same rows for every family; the split rows are reported.
+TEST(BulkLoad, CreateSplitsFromTheData) {
+  Table t = MakeTable("bulkload_create_splits");
+  std::string text;
+  for (int i = 0; i < 4000; ++i) {
+    char row[16];
+    std::snprintf(row, sizeof(row), "k%05d", (i * 7919) % 4000);
+    text += std::string(row) + "\tvalue" + std::to_string(i) + "\tg" + std::to_string(i) + "\n";
+  }
+  std::string in = WriteInput(t.root, "cs.tsv", text);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:a,g:b"}, {in});
+  o.create_splits = 4;
+  o.split_rows = std::vector<std::string>{"x"};
+  EXPECT_TRUE(PlanBulkLoad(o).status().IsInvalidArgument());  // not both
+  o.split_rows.reset();
+  BulkLoadReport rep;
+  Status s = Load(o, &rep);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(rep.split_rows.size(), 3u);
+  ASSERT_EQ(rep.files.size(), 8u);  // 4 ranges x 2 families
+  std::map<std::string, std::pair<std::string, std::string>> range_rows;  // range -> first, last
+  std::map<std::string, uint64_t> cells;
+  for (const auto& f : rep.files) {
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    auto it = (*r)->NewIterator();
+    it->SeekToFirst();
+    ASSERT_TRUE(it->Valid());
+    std::string first = it->cell().row().ToString(), last;
+    for (; it->Valid(); it->Next()) last = it->cell().row().ToString();
+    auto [pos, fresh] = range_rows.emplace(f.region, std::make_pair(first, last));
+    if (!fresh) {
+      EXPECT_EQ(pos->second, std::make_pair(first, last)) << f.region;  // both families alike
+    }
+    cells[f.region] += f.cells;
+  }
+  ASSERT_EQ(range_rows.size(), 4u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(range_rows["range-" + std::to_string(i + 1)].first, rep.split_rows[i]);
+    EXPECT_LT(range_rows["range-" + std::to_string(i)].second, rep.split_rows[i]);
+  }
+  for (const auto& [range, n] : cells) {
+    EXPECT_GT(n, 1600u) << range;  // 8000 cells in 4 about equal parts
+    EXPECT_LT(n, 2400u) << range;
+  }
+}
+
 // SIGKILL after every file is written and verified but before the rename: no output dir; the
 // rerun removes the dead run's staging dir and produces the output.
 TEST(BulkLoad, KillLeavesNoPartialOutput) {

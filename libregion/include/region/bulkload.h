@@ -61,6 +61,10 @@ struct BulkLoadOptions {
   // table to be created or re-split with them); the families' settings still come from the
   // table. Must be sorted, distinct and non-empty rows.
   std::optional<std::vector<std::string>> split_rows;
+  // --create-splits N: N key ranges computed from the data instead (cut at the first row change
+  // after each 1/N of the cells' bytes); the split rows found are reported (split_rows), for
+  // creating the table with them.
+  size_t create_splits = 0;
   std::string out_dir;                // <out>/<family>/<file>; absent or empty
   size_t memory_bytes = size_t{256} << 20;  // the sort's budget
   // A file is rolled (the next row starts another file of the same region and family) once it
@@ -96,7 +100,8 @@ struct BulkLoadFamily {
 
 struct BulkLoadPlan {
   std::string table;                     // ns:name
-  std::vector<BulkLoadRegion> regions;   // by start key
+  std::vector<BulkLoadRegion> regions;   // by start key; empty with create_splits
+  size_t create_splits = 0;
   std::vector<std::string> boundaries;   // regions[1..]'s start keys
   std::vector<BulkLoadFamily> families;  // the spec's families (all the table's for JSON/CSV
                                          // headers, whose columns come from the data)
@@ -124,7 +129,8 @@ struct BulkLoadReport {
   uint64_t sort_runs = 0;
   uint64_t sort_spilled_bytes = 0;
   uint64_t bytes_written = 0;
-  std::vector<BulkLoadFile> files;  // by family, then region
+  std::vector<BulkLoadFile> files;  // by family, then region (create_splits: by range first)
+  std::vector<std::string> split_rows;  // create_splits: the rows the ranges were cut at
   std::vector<std::string> removed_stale;  // dead runs' staging dirs removed
   double seconds = 0;
 };
