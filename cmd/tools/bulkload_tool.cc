@@ -106,12 +106,12 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
     split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
   return fmt::format(
       "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
-      "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},\"bad_by_reason\":{{{}}},"
-      "\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},\"files\":[{}],\"bytes\":{},"
+      "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
+      "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},\"files\":[{}],\"bytes\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
       Json(p.table), Json(o.out_dir), dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
-      regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons, r.cells_sorted,
-      r.duplicates_dropped, r.cells_written, files, r.bytes_written, o.memory_bytes, r.sort_runs,
+      regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons,
+      r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written, o.memory_bytes, r.sort_runs,
       r.sort_spilled_bytes, r.seconds);
 }
 
