@@ -107,12 +107,13 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
   return fmt::format(
       "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
       "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
-      "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},\"files\":[{}],\"bytes\":{},"
+      "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"
+      "\"files\":[{}],\"bytes\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
       Json(p.table), Json(o.out_dir), dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
       regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons,
-      r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written, o.memory_bytes, r.sort_runs,
-      r.sort_spilled_bytes, r.seconds);
+      r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written,
+      o.memory_bytes, r.sort_runs, r.sort_spilled_bytes, r.seconds);
 }
 
 // "parsing 45% (12.0 of 27.0 MB), 1234567 cells" on a terminal, redrawn at most 10 times/s.
