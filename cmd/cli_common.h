@@ -105,6 +105,7 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
 int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 

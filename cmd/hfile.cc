@@ -26,6 +26,7 @@ const char* const kTools[][2] = {
     {"alter", "alter a table offline: new descriptor, affected stores rewritten at once"},
     {"copy-family", "copy a family under a new name offline (HBase has no rename)"},
     {"split", "split an HFile at rows, or a region into two daughters, offline"},
+    {"bulkload", "turn TSV/CSV/JSON lines into sorted HFiles per region for completebulkload"},
 };
 
 bool IsTool(const std::string& name) {

@@ -73,7 +73,12 @@ Status StoreWriter::Add(const Cell& cell) {
       return Status::InvalidArgument("cells out of order: row " + cell.row().ToString() +
                                      " after the start of a later range");
     HFILE_RETURN_IF_ERROR(OpenRange(range));
+  } else if (o_.roll_bytes > 0 && current_->info.cells > 0 &&
+             current_->info.cell_bytes + KeyValueSize(cell) >= o_.roll_bytes &&
+             cell.row() != Slice(last_row_)) {
+    HFILE_RETURN_IF_ERROR(OpenRange(range));
   }
+  if (o_.roll_bytes > 0) last_row_.assign(cell.row().data(), cell.row().size());
   if (Status s = current_->writer->Append(cell); !s.ok())
     return s.IsInvalidArgument() ? s : s.WithContext("writing " + current_->info.path);
   ++current_->info.cells;

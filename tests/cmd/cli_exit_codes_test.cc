@@ -170,7 +170,8 @@ TEST(CliCommon, EveryToolHasVersionAndHelp) {
       tools[] = {{"hfile-dump", RunDumpTool},
                  {"hfile-verify", RunVerifyTool},
                  {"hfile-rewrite", RunRewriteTool},
-                 {"hfile-compact", RunCompactTool}};
+                 {"hfile-compact", RunCompactTool},
+                 {"hfile-bulkload", RunBulkLoadTool}};
   for (const auto& [name, run] : tools) {
     SCOPED_TRACE(name);
     ToolRun r = RunTool(run, {"--version"});

@@ -1008,6 +1008,162 @@ def short(p, p2):
 # Real ENOSPC on a small tmpfs
 
 
+# ------------------------------------------------------------------------------------------
+# hfile-bulkload
+
+
+class BulkLoadScenario:
+    """hfile-bulkload of a generated TSV (families a and b of the generator's table) into OUT,
+    with a 1 MiB sort budget so that runs spill into a temp dir: both under the fault prefix. A
+    failed or killed run must leave OUT absent or complete; the rerun must produce the
+    uninterrupted run's cells and leave no staging dir and no sort dir behind."""
+
+    def __init__(self, tools, work, lines=12000):
+        self.t = tools
+        self.name = "bulkload"
+        self.base = os.path.join(work, self.name)
+        self.template = os.path.join(self.base, "template")
+        rc, _, err = tools.run([tools.gen, "table", self.template, "1", "10"])
+        if rc != 0:
+            raise RuntimeError(f"hfk-fault-gen table: {err}")
+        self.input = os.path.join(self.base, "in.tsv")
+        with open(self.input, "w") as f:
+            for i in range(lines):
+                f.write(f"row{(i * 7919) % 5000:05d}\tva{i}-{'x' * (i % 50)}\tvb{i}\n")
+        ref = self.layout(os.path.join(self.base, "ref"))
+        rc, _, err = tools.run(self.argv(ref))
+        if rc != 0:
+            raise RuntimeError(f"bulkload: uninterrupted run exited {rc}: {err}")
+        self.ref_cells, err = self.out_cells(ref)
+        if err or not self.ref_cells:
+            raise RuntimeError(f"bulkload: reading the uninterrupted output: {err}")
+
+    def layout(self, d):
+        if os.path.exists(d):
+            shutil.rmtree(d)
+        os.makedirs(os.path.join(d, "tmp"))
+        return d
+
+    def argv(self, d):
+        return [self.t.path("hfile-bulkload"), "--now", NOW_MS, "--no-progress",
+                "--table", os.path.join(self.template, "data/default/t"),
+                "--out", os.path.join(d, "out"), "--temp-dir", os.path.join(d, "tmp"),
+                "--memory", "1M", "--columns", "HBASE_ROW_KEY,a:q,b:q", self.input]
+
+    def out_cells(self, d):
+        """{family: cells} of OUT, each file verified; (None, None) when OUT is absent."""
+        out = os.path.join(d, "out")
+        if not os.path.exists(out):
+            return None, None
+        cells = {}
+        for fam in sorted(os.listdir(out)):
+            for n in sorted(os.listdir(os.path.join(out, fam))):
+                path = os.path.join(out, fam, n)
+                rc, msg = self.t.verify(path)
+                if rc != 0:
+                    return None, f"{path} is not a complete HFile: hfile-verify exits {rc}: {msg}"
+                c, err = self.t.cells([path])
+                if err:
+                    return None, err
+                cells.setdefault(fam, []).extend(c)
+        return cells, None
+
+    def leftovers(self, d):
+        staging = [n for n in os.listdir(d) if n.startswith(".out.hfile-bulkload-")]
+        sort = [n for n in os.listdir(os.path.join(d, "tmp")) if n.startswith("hfile-sort-")]
+        return staging + sort
+
+    def label(self, path):
+        if "/tmp/hfile-sort-" in path:
+            return "sort run"
+        if ".out.hfile-bulkload-" in path:
+            return "staging"
+        return "out" if path.endswith("/out") else os.path.basename(path)
+
+    def count(self):
+        d = self.layout(os.path.join(self.base, "count"))
+        trace = os.path.join(self.base, "trace")
+        rc, _, err = self.t.run(self.argv(d), {"LD_PRELOAD": self.t.shim, "HFK_TRACE": trace,
+                                               "HFK_FAULT_PREFIX": d})
+        if rc != 0:
+            raise RuntimeError(f"{self.name}: uninterrupted run under the shim exited {rc}: {err}")
+        return parse_trace(trace)
+
+    def cases(self):
+        calls = self.count()
+        by_op = {}
+        for c in calls:
+            by_op.setdefault(c[0], []).append(c)
+        cases = []
+        for op in ("open_w", "fsync", "rename", "mkdir"):
+            picks = by_op.get(op, [])
+            if op == "open_w":  # many sort runs: the first, last and a few between
+                keep = set(sample([c[2] for c in picks], 4))
+                picks = [c for c in picks if c[2] in keep]
+            for c in picks:
+                note = self.label(c[3]) + (" -> " + self.label(c[4]) if c[4] else "")
+                for a in ("EIO", "kill-before", "kill-after"):
+                    cases.append(Case(self.name, op, c[2], a, note=note))
+                if op == "open_w":
+                    cases.append(Case(self.name, op, c[2], "ENOSPC", sticky=True, note=note))
+        for op in ("write", "writev", "pwrite"):
+            for n in sample([c[2] for c in by_op.get(op, [])], 4):
+                for a in ("EIO", "kill-before"):
+                    cases.append(Case(self.name, op, n, a, note="write"))
+                cases.append(Case(self.name, op, n, "ENOSPC", sticky=True, note="write"))
+                cases.append(Case(self.name, op, n, "short", note="write"))
+        preads = [c[2] for c in by_op.get("pread", [])] + [c[2] for c in by_op.get("read", [])]
+        for n in sample(preads, 3):
+            cases.append(Case(self.name, "pread" if n in [c[2] for c in by_op.get("pread", [])]
+                              else "read", n, "EIO", note="reading back"))
+        writes = [c[2] for c in by_op.get("write", [])]
+        if writes:
+            cases.append(Case(self.name, "write", writes[len(writes) // 2], "kill-before",
+                              signal_no=signal.SIGTERM, note="write"))
+        return cases
+
+    def repro(self, case, d):
+        e = case.env(self.t.shim, d, "stderr")
+        return " ".join(f"{k}={shlex.quote(v)}" for k, v in e.items()) + " " + \
+            " ".join(shlex.quote(a) for a in self.argv(d))
+
+    def run_case(self, case, idx):
+        d = self.layout(os.path.join(self.base, f"c{idx}"))
+        log = os.path.join(self.base, f"c{idx}.log")
+        fails = Failures()
+        rc, _, err = self.t.run(self.argv(d), case.env(self.t.shim, d, log))
+        fired = os.path.exists(log) and os.path.getsize(log) > 0
+        if not fired:
+            fails.add("fault-fired", "the fault point was not reached (nondeterministic calls?)")
+        else:
+            expect_exit(case, rc, err, fails)
+        # OUT is absent or complete: never part of a result.
+        cells, cerr = self.out_cells(d)
+        if cerr or (cells is not None and cells != self.ref_cells):
+            fails.add("no-partial-output", cerr or f"OUT holds {sum(map(len, cells.values()))} "
+                      f"cells, not the uninterrupted run's")
+        if rc == 0 and cells is None:
+            fails.add("no-partial-output", "exit 0 but OUT does not exist")
+        left = self.leftovers(d)
+        if left and rc != 0 and not (case.kill and case.signal == 9):
+            why = "after SIGTERM" if case.kill else f"after the {case.action} error"
+            fails.add("temp-cleanup", f"{why}: left {', '.join(left)}")
+        # The rerun (unless OUT was already published) produces OUT and cleans up.
+        if cells is None:
+            rc2, _, err2 = self.t.run(self.argv(d))
+            if rc2 != 0:
+                fails.add("rerun-exit", f"rerun exited {rc2}: {err2.strip()[:240]}")
+            else:
+                cells2, cerr2 = self.out_cells(d)
+                if cerr2 or cells2 != self.ref_cells:
+                    fails.add("rerun-cells", cerr2 or "the rerun's OUT differs from the "
+                              "uninterrupted run's")
+            left = self.leftovers(d)
+            if left:
+                fails.add("rerun-stale-temp", f"after the rerun: {', '.join(left)}")
+        return fails, self.repro(case, d)
+
+
 def tmpfs_cases(tools, work, big, results, verbose):
     name = "enospc-tmpfs rewrite --compression NONE (2 MiB tmpfs)"
     if os.geteuid() != 0:
@@ -1117,7 +1273,7 @@ def main():
     t0 = time.time()
     tools = Tools(args.bin, os.path.abspath(args.shim), os.path.abspath(args.gen))
     for tool in ("hfile-rewrite", "hfile-compact", "hfile-alter", "hfile-copy-family",
-                 "hfile-split", "hfile-dump", "hfile-verify"):
+                 "hfile-split", "hfile-bulkload", "hfile-dump", "hfile-verify"):
         if not os.access(tools.path(tool), os.X_OK):
             print(f"missing {tools.path(tool)}: build it first", file=sys.stderr)
             return 2
@@ -1153,7 +1309,8 @@ def main():
                      CompactScenario(tools, work, crash="uncommitted"),
                      AlterScenario(tools, work),
                      CopyFamilyScenario(tools, work),
-                     SplitScenario(tools, work)]
+                     SplitScenario(tools, work),
+                     BulkLoadScenario(tools, work)]
         all_cases = []
         for s in scenarios:
             for c in s.cases():

@@ -93,6 +93,35 @@ TEST(StoreWriter, VerificationHandsBackEveryCellReadFromDisk) {
   EXPECT_EQ(seen, (std::vector<std::string>{"0:a/7", "0:b/8", "1:d/9"}));
 }
 
+// roll_bytes: a new output of the same range at the first row change once an output holds that
+// many bytes; a row's cells stay together even past the limit.
+TEST(StoreWriter, RollsAtRowChangeAfterRollBytes) {
+  const std::string dir = test::NewTempDir("store-writer-roll");
+  StoreWriterOptions o;
+  o.dir = dir;
+  o.boundaries = {"m"};
+  const uint64_t one = KeyValueSize(Put("a", "f", "q", 1).view());
+  // HFileOutputFormat2's rule: roll before a cell when written + its size >= the limit, so a
+  // limit of two cells holds one (the second would reach it), unless the row continues.
+  o.roll_bytes = 2 * one;
+  auto w = StoreWriter::Open(o);
+  ASSERT_TRUE(w.ok());
+  for (const char* rq : {"a/1", "b/1", "b/2", "b/3", "c/1", "x/1", "y/1", "z/1"}) {
+    std::string row(rq, 1), q(rq + 2);
+    ASSERT_TRUE((*w)->Add(Put(row.c_str(), "f", q.c_str(), 1).view()).ok());
+  }
+  auto outs = (*w)->Finish();
+  ASSERT_TRUE(outs.ok()) << outs.status().ToString();
+  std::vector<std::string> got;
+  for (const auto& out : *outs) {
+    std::string rows;
+    for (const auto& r : Rows(out.path)) rows += r.substr(0, 1);
+    got.push_back(std::to_string(out.range) + ":" + rows);
+  }
+  // b's three cells stay in one file although the second already reaches the limit.
+  EXPECT_EQ(got, (std::vector<std::string>{"0:a", "0:bbb", "0:c", "1:x", "1:y", "1:z"}));
+}
+
 TEST(StoreWriter, EmptyRangesWriteNothingUnlessAsked) {
   const std::string dir = test::NewTempDir("store-writer-empty");
   StoreWriterOptions o;

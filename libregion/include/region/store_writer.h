@@ -8,6 +8,7 @@
 //   auto w = StoreWriter::Open(o);
 //   for (...) (*w)->Add(cell);              // in the store's order
 //   auto outputs = (*w)->Finish();          // verified files, one per non-empty range
+//                                           // (or more, rolled at roll_bytes)
 // Until Finish succeeds, destroying the writer removes every file it created.
 #ifndef REGION_STORE_WRITER_H_
 #define REGION_STORE_WRITER_H_
@@ -42,6 +43,10 @@ struct StoreWriterOptions {
   // One (empty) output even when no cell is added: a compaction whose every cell is dropped
   // still leaves a file, as HBase's compactor does (its file info carries the sequence id).
   bool write_empty = false;
+  // > 0: once an output holds this many bytes of cells (KeyValueSize), the next cell of another
+  // row starts a new output of the same range, as HFileOutputFormat2 rolls its writer at
+  // hbase.hregion.max.filesize (a row is never split between files).
+  uint64_t roll_bytes = 0;
   // Appended to every output's fresh name: "_SeqId_<n>_" keeps a bulk-loaded file's sequence id
   // in its name, where HBase reads it (REGION_LAYOUT §4.5).
   std::string name_suffix;
@@ -94,6 +99,7 @@ class StoreWriter {
   size_t current_range_ = 0;
   uint64_t cells_ = 0;
   bool finished_ = false;
+  std::string last_row_;  // with roll_bytes: the previous cell's row
 };
 
 }  // namespace hfile::region

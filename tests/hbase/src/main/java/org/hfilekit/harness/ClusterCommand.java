@@ -118,6 +118,9 @@ final class ClusterCommand {
           case "clone": ClusterAdminOps.snapshotClone(admin, table, op); break;
           case "compaction_switch": ClusterAdminOps.compactionSwitch(admin, op); break;
           case "vis_labels": ClusterAdminOps.visLabels(cluster.connection(), op); break;
+          case "exec":
+            ExecOp.run(op, out);
+            break;
           default:
             throw new IllegalArgumentException("unknown op in script: " + line);
         }

@@ -1,0 +1,314 @@
+// `hfile bulkload`: ImportTsv's options (-D properties or flags) + --table/--out -> PlanBulkLoad
+// + RunBulkLoad; bad lines on stderr, the counts always, a text or JSON summary. The logic lives
+// in region/bulkload.h; the input options in region/import_options.h.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <ostream>
+
+#include "cli_common.h"
+#include "hfile/escape.h"
+#include "region/bulkload.h"
+#include "region/cell_sorter.h"
+#include "region/target.h"
+
+namespace hfile::cli {
+
+namespace {
+
+constexpr const char* kTool = "hfile-bulkload";
+constexpr size_t kMaxBadLinesPrinted = 100;
+
+std::string Json(const std::string& s) {
+  std::string out;
+  AppendJsonString(&out, s);
+  return out;
+}
+
+// "256M", "1G", "65536", "512K": bytes (K, M, G, T are powers of 1024; an optional "iB"/"B").
+Result<uint64_t> ParseSize(std::string s) {
+  for (const char* suffix : {"iB", "B", "ib", "b"}) {
+    const size_t n = std::strlen(suffix);
+    if (s.size() > n && s.compare(s.size() - n, n, suffix) == 0) {
+      s.resize(s.size() - n);
+      break;
+    }
+  }
+  int shift = 0;
+  if (!s.empty()) {
+    switch (s.back()) {
+      case 'k': case 'K': shift = 10; break;
+      case 'm': case 'M': shift = 20; break;
+      case 'g': case 'G': shift = 30; break;
+      case 't': case 'T': shift = 40; break;
+      default: break;
+    }
+    if (shift != 0) s.pop_back();
+  }
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 15)
+    return Status::InvalidArgument("not a size");
+  const uint64_t v = std::stoull(s);
+  if (shift > 0 && v > (UINT64_MAX >> shift)) return Status::InvalidArgument("too large");
+  return v << shift;
+}
+
+std::string Row(const std::string& r) { return ToStringBinary(r); }
+
+void PrintPlan(const region::BulkLoadPlan& p, const region::BulkLoadOptions& o,
+               std::ostream& out) {
+  const bool splits = o.split_rows.has_value();
+  if (p.create_splits > 0) {
+    out << fmt::format("bulk load into table {} ({} ranges computed from the data) -> {}\n",
+                       p.table, p.create_splits, o.out_dir);
+  } else {
+    out << fmt::format("bulk load into table {} ({} {}) -> {}\n", p.table, p.regions.size(),
+                       splits ? "ranges from --splits" : "regions", o.out_dir);
+  }
+  for (const auto& r : p.regions)
+    out << fmt::format("  {} {} [{}, {})\n", splits ? "range" : "region", r.encoded_name,
+                       Row(r.info.start_key), Row(r.info.end_key));
+  for (const auto& f : p.families)
+    out << fmt::format("  family {}: COMPRESSION {}, DATA_BLOCK_ENCODING {}, BLOOMFILTER {}, "
+                       "BLOCKSIZE {}\n",
+                       f.name, CompressionName(f.writer.compression),
+                       DataBlockEncodingName(f.writer.encoding), BloomTypeName(f.writer.bloom_type),
+                       f.writer.block_size);
+  for (const auto& [name, size] : p.inputs)
+    out << fmt::format("  input {} ({})\n", name, name == "-" ? "stdin" : std::to_string(size) +
+                                                                        " bytes");
+  out << fmt::format("  sort: memory {} bytes, temp dir {} (estimated spill at most {} bytes); "
+                     "files rolled at {} bytes\n",
+                     o.memory_bytes, p.temp_dir, p.estimated_spill_bytes, p.max_file_size);
+  for (const auto& w : p.warnings) out << "  note: " << w << "\n";
+}
+
+std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOptions& o,
+                       const region::BulkLoadReport& r, const Status& s, bool dry_run) {
+  std::string reasons;
+  for (const auto& [reason, n] : r.parse.bad_by_reason)
+    reasons += fmt::format("{}{}:{}", reasons.empty() ? "" : ",",
+                           Json(std::string(region::BadLineReasonName(reason))), n);
+  std::string files;
+  for (const auto& f : r.files)
+    files += fmt::format("{}{{\"region\":{},\"family\":{},\"path\":{},\"cells\":{},\"bytes\":{}}}",
+                         files.empty() ? "" : ",", Json(f.region), Json(f.family), Json(f.path),
+                         f.cells, f.file_size);
+  std::string regions;
+  for (const auto& reg : p.regions)
+    regions += fmt::format("{}{{\"region\":{},\"start\":{},\"end\":{}}}",
+                           regions.empty() ? "" : ",", Json(reg.encoded_name),
+                           Json(Row(reg.info.start_key)), Json(Row(reg.info.end_key)));
+  std::string split_rows;
+  for (const auto& row : r.split_rows)
+    split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
+  return fmt::format(
+      "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
+      "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
+      "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"
+      "\"files\":[{}],\"bytes\":{},"
+      "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
+      Json(p.table), Json(o.out_dir), dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
+      regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons,
+      r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written,
+      o.memory_bytes, r.sort_runs, r.sort_spilled_bytes, r.seconds);
+}
+
+// "parsing 45% (12.0 of 27.0 MB), 1234567 cells" on a terminal, redrawn at most 10 times/s.
+class Progress {
+ public:
+  explicit Progress(std::ostream& err) : err_(err) {}
+  void Update(const region::BulkLoadProgress& p) {
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::milliseconds(100)) return;
+    last_ = now;
+    std::string line;
+    if (p.phase == "parse") {
+      line = p.input_bytes > 0
+                 ? fmt::format("parsing {:.1f} MB of {:.1f} MB, {} cells", p.bytes_read / 1e6,
+                               p.input_bytes / 1e6, p.cells)
+                 : fmt::format("parsing {:.1f} MB, {} cells", p.bytes_read / 1e6, p.cells);
+    } else {
+      line = fmt::format("writing {}% ({} of {} cells)",
+                         p.total_cells ? p.cells * 100 / p.total_cells : 100, p.cells,
+                         p.total_cells);
+    }
+    err_ << "\r" << line << "\033[K" << std::flush;
+    drawn_ = true;
+  }
+  void Clear() {
+    if (drawn_) err_ << "\r\033[K" << std::flush;
+    drawn_ = false;
+  }
+
+ private:
+  std::ostream& err_;
+  std::chrono::steady_clock::time_point last_{};
+  bool drawn_ = false;
+};
+
+}  // namespace
+
+int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"Turn delimited text (TSV as ImportTsv reads it, CSV, JSON lines) into sorted "
+               "HFiles, one per region per family of a table, offline, for completebulkload.",
+               kTool};
+  AddStandardFlags(app);
+  std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, splits, crash_at;
+  bool dry_run = false, json = false, no_progress = false;
+  std::optional<int64_t> now;
+  size_t create_splits = 0;
+  app.add_option("--table", table,
+                 "The table: its directory (<root>/data/<ns>/<table>), or [ns:]name with --root")
+      ->required();
+  app.add_option("--root", root, "HBase root dir, for --table [ns:]name");
+  app.add_option("--out", out_dir,
+                 "Output dir for completebulkload: <DIR>/<family>/<file>; absent or empty")
+      ->required();
+  app.add_option("--splits", splits,
+                 "Cut the output at the rows of this file (one per line, \\xNN escapes) instead "
+                 "of at the table's regions");
+  app.add_option("--create-splits", create_splits,
+                 "Cut the output into N ranges of about equal size computed from the data; "
+                 "prints the split rows (for creating the table)")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--memory", memory, "Sort memory budget, e.g. 512M, 2G (default 256M)");
+  app.add_option("--max-file-size", max_file_size,
+                 "Roll a region's file at this size of cells, e.g. 1G (default: the table's "
+                 "MAX_FILESIZE)");
+  app.add_option("--temp-dir", temp_dir, "Where sorted runs spill (default $TMPDIR or /tmp)");
+  app.add_flag("--dry-run", dry_run, "Print the plan (regions, families, inputs); write nothing");
+  app.add_option("--now", now, "Current time in ms since the epoch (default timestamp, "
+                               "BULKLOAD_TIMESTAMP)")
+      ->check(IntegerIn(1, INT64_MAX));
+  app.add_flag("--json", json, "Print a JSON summary instead of text");
+  app.add_flag("--no-progress", no_progress, "No progress line on a terminal");
+  app.add_option("--crash-at", crash_at)->group("");  // hidden: crash-safety tests
+  app.allow_extras();
+  app.footer(
+      "Input options (ImportTsv's -D properties, or the same as flags; see hfile-bulkload(1)):\n"
+      "  -D importtsv.columns=SPEC | --columns SPEC   HBASE_ROW_KEY,fam:qual,... (required "
+      "for TSV)\n"
+      "  -D importtsv.separator=C | --separator C     field separator (TSV: TAB, CSV: ',')\n"
+      "  -D importtsv.skip.bad.lines | --skip-bad-lines   skip bad lines (default: fail)\n"
+      "  -D importtsv.log.bad.lines | --log-bad-lines     print each bad line's text\n"
+      "  -D importtsv.timestamp=MS | --timestamp MS   the cells' timestamp without "
+      "HBASE_TS_KEY\n"
+      "  -D importtsv.skip.empty.columns | --skip-empty-columns   no cell for an empty field\n"
+      "  -D attributes.seperator=S | --attributes-separator S\n"
+      "  -D importtsv.bulk.output=DIR | --bulk-output DIR   same as --out\n"
+      "  --format tsv|csv|json  --row-encoding, --qualifier-encoding, --value-encoding "
+      "raw|escaped|hex\n"
+      "  --ttl-format auto|raw|decimal  --csv-header auto|use|skip|none  --max-line-bytes N\n"
+      "Inputs: files (gzip, bzip2, xz, zstd read transparently), or - for stdin (the default).");
+  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+
+  auto im = region::ParseImportArgs(app.remaining());
+  if (!im.ok()) return UsageError(err, kTool, im.status().message());
+  for (const auto& w : im->warnings) err << kTool << ": warning: " << w << "\n";
+  region::BulkLoadOptions o;
+  o.import = *im;
+  o.inputs = im->positional;
+  if (!im->bulk_output.empty()) {
+    if (!out_dir.empty() && out_dir != im->bulk_output)
+      return UsageError(err, kTool, "--out and importtsv.bulk.output name different dirs");
+    out_dir = im->bulk_output;
+  }
+  o.out_dir = out_dir;
+  o.temp_dir = temp_dir;
+  auto mem = ParseSize(memory);
+  if (!mem.ok() || *mem < region::kMinSorterMemory) {
+    return UsageError(err, kTool,
+                      fmt::format("--memory: {} is not a size of at least {}K", memory,
+                                  region::kMinSorterMemory >> 10));
+  }
+  o.memory_bytes = static_cast<size_t>(*mem);
+  if (!max_file_size.empty()) {
+    auto m = ParseSize(max_file_size);
+    if (!m.ok() || *m == 0)
+      return UsageError(err, kTool, "--max-file-size: " + max_file_size + " is not a size > 0");
+    o.max_file_size = *m;
+  }
+  if (now) o.now_ms = *now;
+  o.create_splits = create_splits;
+  if (!splits.empty()) {
+    auto rows = region::ReadSplitsFile(splits);
+    if (!rows.ok()) return ReportError(err, kTool, rows.status());
+    o.split_rows = std::move(rows).value();
+  }
+  if (!root.empty()) {
+    auto t = region::ResolveTableTarget(root, table);
+    if (!t.ok()) return ReportError(err, kTool, t.status());
+    o.table_dir = t->path();
+  } else {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(table, ec))
+      return ReportError(err, kTool, Status::NotFound(table, "no such table directory"));
+    o.table_dir = table;
+  }
+
+  auto plan = region::PlanBulkLoad(o);
+  if (!plan.ok()) return ReportError(err, kTool, plan.status());
+  region::BulkLoadReport rep;
+  if (dry_run) {
+    if (json)
+      out << ReportJson(*plan, o, rep, Status::OK(), true);
+    else
+      PrintPlan(*plan, o, out);
+    return kExitOk;
+  }
+  if (!json) PrintPlan(*plan, o, out);
+
+  size_t bad_printed = 0;
+  Progress progress(err);
+  const bool show_progress = !no_progress && StderrIsTerminal();
+  o.on_bad_line = [&](const region::BadLine& b) {
+    if (bad_printed++ >= kMaxBadLinesPrinted) {
+      if (bad_printed == kMaxBadLinesPrinted + 1)
+        err << kTool << ": more bad lines; only the counts follow\n";
+      return;
+    }
+    if (show_progress) progress.Clear();
+    err << kTool << (o.import.skip_bad_lines ? ": bad line (skipped): " : ": bad line: ")
+        << b.ToString() << "\n";
+    if (o.import.log_bad_lines) err << "  " << b.text << "\n";
+  };
+  if (show_progress) o.progress = [&](const region::BulkLoadProgress& p) { progress.Update(p); };
+  o.cancel = InstallInterruptHandlers();
+  std::string crash = crash_at;
+  if (crash.empty())
+    if (const char* env = std::getenv("HFILE_BULKLOAD_CRASH_AT")) crash = env;
+  o.checkpoint = CrashAtCheckpoint(crash);
+  Status s = region::RunBulkLoad(*plan, o, &rep);
+  progress.Clear();
+  if (json) {
+    out << ReportJson(*plan, o, rep, s, false);
+  } else {
+    for (const auto& d : rep.removed_stale) out << "removed a killed run's " << d << "\n";
+    out << rep.parse.ToString() << "\n";
+    if (s.ok()) {
+      for (const auto& f : rep.files)
+        out << fmt::format("  {}/{}: {} cells, {} bytes  {}\n", f.region, f.family, f.cells,
+                           f.file_size, f.path);
+      if (!rep.split_rows.empty()) {
+        std::string rows;
+        for (const auto& row : rep.split_rows) rows += (rows.empty() ? "'" : "', '") + Row(row);
+        out << "split rows: [" << rows << "'] (create the table with SPLITS => these)\n";
+      }
+      out << fmt::format("{} cells ({} duplicates dropped, the last line kept) -> {} files, "
+                         "{} bytes in {}; sort: {} runs spilled ({} bytes)\n",
+                         rep.cells_written, rep.duplicates_dropped, rep.files.size(),
+                         rep.bytes_written, o.out_dir, rep.sort_runs, rep.sort_spilled_bytes);
+    }
+  }
+  if (int sig = InterruptExitCode()) {
+    err << kTool << ": interrupted: nothing was written to " << o.out_dir << "\n";
+    return sig;
+  }
+  if (!s.ok()) return ReportError(err, kTool, s);
+  return kExitOk;
+}
+
+}  // namespace hfile::cli

@@ -1,0 +1,151 @@
+// Bulk load, offline: delimited input lines (as ImportTsv reads them, region/delimited_parser.h)
+// -> cells -> external sort (region/cell_sorter.h) -> one HFile per region per family, written
+// by the StoreWriter into <out>/<family>/ (more when a file reaches max_file_size), the layout
+// completebulkload
+// (BulkLoadHFilesTool / LoadIncrementalHFiles) takes.
+//
+//   BulkLoadOptions o;  o.import = *ParseImportArgs(args);  o.table_dir = ...;  o.out_dir = ...;
+//   auto plan = PlanBulkLoad(o);          // regions, families, inputs; nothing written
+//   BulkLoadReport rep;
+//   Status s = RunBulkLoad(*plan, o, &rep);
+//
+// Regions come from the table's .regioninfo files (offline split parents excluded, as
+// RegionLocator excludes them); they must cover the row space without hole or overlap. Each
+// family's writer settings come from the table descriptor (WriterOptionsForFamily: codec,
+// encoding, bloom, block size); the file info is what HFileOutputFormat2 (HBase 2.6) writes at
+// close: BULKLOAD_TIMESTAMP (the run's clock), BULKLOAD_SOURCE_TASK (the tool's task name),
+// MAJOR_COMPACTION_KEY true, EXCLUDE_FROM_MINOR_COMPACTION false
+// (hbase.mapreduce.hfileoutputformat.compaction.exclude's default), TIMERANGE and
+// EARLIEST_PUT_TS; cells carry sequence id 0 and tags (a TTL tag when the line has a TTL).
+//
+// Crash safety: everything is written under "<parent>/.<out name>.hfile-bulkload-<pid>" and,
+// once every file is finished, fsynced and verified, that directory is renamed to `out_dir`
+// (which must be absent or an empty directory): a kill leaves either no `out_dir` content or
+// all of it. A rerun removes a dead run's staging directory and starts over.
+//
+// Duplicates: cells with identical keys (row, family, qualifier, timestamp, type) keep the value
+// of the LAST line (input order over all inputs); ImportTsv keeps an arbitrary one.
+#ifndef REGION_BULKLOAD_H_
+#define REGION_BULKLOAD_H_
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hfile/status.h"
+#include "hfile/writer.h"
+#include "region/delimited_parser.h"
+#include "region/import_options.h"
+#include "region/region_info.h"
+#include "region/table_descriptor.h"
+
+namespace hfile::region {
+
+struct BulkLoadProgress {
+  std::string phase;            // "parse" (lines read, cells sorted) or "write" (cells written)
+  uint64_t bytes_read = 0;      // decompressed input bytes so far (parse)
+  uint64_t input_bytes = 0;     // the inputs' sizes on disk (0 when unknown, e.g. stdin)
+  uint64_t cells = 0;           // cells added (parse) or written (write)
+  uint64_t total_cells = 0;     // write: the cells to write
+};
+
+struct BulkLoadOptions {
+  ImportOptions import;               // columns, separator, skip/log bad lines, formats ...
+  std::vector<std::string> inputs;    // files, or "-" for stdin; empty: stdin
+  std::string table_dir;              // <root>/data/<ns>/<table>
+  // --splits: the output's key ranges cut at these rows instead of at the table's regions (for a
+  // table to be created or re-split with them); the families' settings still come from the
+  // table. Must be sorted, distinct and non-empty rows.
+  std::optional<std::vector<std::string>> split_rows;
+  // --create-splits N: N key ranges computed from the data instead (cut at the first row change
+  // after each 1/N of the cells' bytes); the split rows found are reported (split_rows), for
+  // creating the table with them.
+  size_t create_splits = 0;
+  std::string out_dir;                // <out>/<family>/<file>; absent or empty
+  size_t memory_bytes = size_t{256} << 20;  // the sort's budget
+  // A file is rolled (the next row starts another file of the same region and family) once it
+  // holds this many bytes of cells. 0: the table's MAX_FILESIZE (10 GiB when unset), the offline
+  // stand-in for HFileOutputFormat2's hbase.hregion.max.filesize.
+  uint64_t max_file_size = 0;
+  std::string temp_dir;               // the sort's spill dir; empty: $TMPDIR, else /tmp
+  int64_t now_ms = 0;                 // 0: the clock (default timestamp, BULKLOAD_TIMESTAMP)
+  std::string source_task = "hfile-bulkload";  // BULKLOAD_SOURCE_TASK
+  // Called with each bad line (the run fails after reading all input unless
+  // import.skip_bad_lines; either way every bad line is counted).
+  std::function<void(const BadLine&)> on_bad_line;
+  std::function<void(const BulkLoadProgress&)> progress;
+  const std::atomic<bool>* cancel = nullptr;  // set to stop: IOError "interrupted", nothing kept
+  // Crash tests: "parsed", "sorted", "written" (every file verified in staging), "published".
+  std::function<void(const std::string&)> checkpoint;
+};
+
+struct BulkLoadRegion {
+  RegionInfo info;           // with split_rows: only start_key and end_key
+  std::string encoded_name;  // with split_rows: "range-<i>"
+};
+
+// Reads a --splits file: one row per line, \xNN-escaped as hfile-dump prints rows (a trailing
+// "\r" is dropped, empty lines skipped). InvalidArgument for a bad escape or rows not sorted
+// and distinct; NotFound/IOError for the file.
+Result<std::vector<std::string>> ReadSplitsFile(const std::string& path);
+
+struct BulkLoadFamily {
+  std::string name;
+  WriterOptions writer;
+};
+
+struct BulkLoadPlan {
+  std::string table;                     // ns:name
+  std::vector<BulkLoadRegion> regions;   // by start key; empty with create_splits
+  size_t create_splits = 0;
+  std::vector<std::string> boundaries;   // regions[1..]'s start keys
+  std::vector<BulkLoadFamily> families;  // the spec's families (all the table's for JSON/CSV
+                                         // headers, whose columns come from the data)
+  std::vector<std::pair<std::string, uint64_t>> inputs;  // name, size on disk (0: unknown)
+  uint64_t estimated_spill_bytes = 0;
+  uint64_t max_file_size = 0;            // resolved
+  std::string temp_dir;
+  std::string staging_dir;
+  std::vector<std::string> warnings;     // e.g. a stale staging dir that a run will remove
+};
+
+struct BulkLoadFile {
+  std::string region;   // encoded name
+  std::string family;
+  std::string path;     // final path under out_dir
+  uint64_t cells = 0;
+  uint64_t file_size = 0;
+};
+
+struct BulkLoadReport {
+  ParseStats parse;
+  uint64_t cells_sorted = 0;      // cells made from the records
+  uint64_t duplicates_dropped = 0;
+  uint64_t cells_written = 0;
+  uint64_t sort_runs = 0;
+  uint64_t sort_spilled_bytes = 0;
+  uint64_t bytes_written = 0;
+  std::vector<BulkLoadFile> files;  // by family, then region (create_splits: by range first)
+  std::vector<std::string> split_rows;  // create_splits: the rows the ranges were cut at
+  std::vector<std::string> removed_stale;  // dead runs' staging dirs removed
+  double seconds = 0;
+};
+
+// Reads the table (descriptor, regions) and checks the options: InvalidArgument for a spec
+// family the table lacks, HBASE_CELL_VISIBILITY (the labels' ordinals live in the cluster), an
+// out_dir that holds anything; Corruption for regions with a hole or overlap; NotFound for a
+// missing table or input.
+Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& options);
+
+// Parses, sorts and writes. Bad lines without skip_bad_lines: Corruption ("N bad lines") after
+// all input has been read, nothing written. *report is filled as far as the run got.
+Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& options,
+                   BulkLoadReport* report);
+
+}  // namespace hfile::region
+
+#endif  // REGION_BULKLOAD_H_

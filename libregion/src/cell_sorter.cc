@@ -1,0 +1,649 @@
+#include "region/cell_sorter.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "fs_util.h"
+
+namespace hfile::region {
+
+namespace {
+
+// A record, in the arena and in a run: key, value and tag lengths (u32), sequence id and
+// ordinal (u64), native byte order (runs never leave this process), then the bytes.
+constexpr size_t kRecordHeader = 4 + 4 + 4 + 8 + 8;
+
+// Runs are compressed with a 64 KiB window so that each reader of the merge needs about
+// kReaderBytes: input and output buffers plus the decompressor's window and context.
+constexpr int kWindowLog = 16;
+constexpr size_t kReadChunk = size_t{32} << 10;
+constexpr size_t kReaderBytes = size_t{160} << 10;
+
+struct Header {
+  uint32_t key_len, value_len, tags_len;
+  uint64_t sequence_id, ordinal;
+};
+
+void EncodeHeader(char* p, const Header& h) {
+  std::memcpy(p, &h.key_len, 4);
+  std::memcpy(p + 4, &h.value_len, 4);
+  std::memcpy(p + 8, &h.tags_len, 4);
+  std::memcpy(p + 12, &h.sequence_id, 8);
+  std::memcpy(p + 20, &h.ordinal, 8);
+}
+
+Header DecodeHeader(const char* p) {
+  Header h;
+  std::memcpy(&h.key_len, p, 4);
+  std::memcpy(&h.value_len, p + 4, 4);
+  std::memcpy(&h.tags_len, p + 8, 4);
+  std::memcpy(&h.sequence_id, p + 12, 8);
+  std::memcpy(&h.ordinal, p + 20, 8);
+  return h;
+}
+
+// A record's cell view; `p` points at its header.
+Cell RecordCell(const char* p, uint64_t* ordinal) {
+  Header h = DecodeHeader(p);
+  const char* b = p + kRecordHeader;
+  if (ordinal != nullptr) *ordinal = h.ordinal;
+  return Cell{Slice(b, h.key_len), Slice(b + h.key_len, h.value_len),
+              Slice(b + h.key_len + h.value_len, h.tags_len), h.sequence_id};
+}
+
+size_t RecordSize(const Cell& c) {
+  return kRecordHeader + c.key.size() + c.value.size() + c.tags.size();
+}
+
+// Key order, then newest-added first, so that the first of equal keys is the one kept.
+int CompareEntries(ComparatorKind kind, const Slice& ka, uint64_t oa, const Slice& kb,
+                   uint64_t ob) {
+  int c = CompareKeys(kind, ka, kb);
+  if (c != 0) return c;
+  return oa > ob ? -1 : (oa < ob ? 1 : 0);
+}
+
+// One spilled run being written: records through a zstd stream into a file.
+class RunWriter {
+ public:
+  ~RunWriter() {
+    if (fd_ >= 0) ::close(fd_);
+    ZSTD_freeCCtx(cctx_);
+  }
+  Status Open(const std::string& path, int level) {
+    path_ = path;
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd_ < 0) return ErrnoStatus("cannot create sort run", path);
+    cctx_ = ZSTD_createCCtx();
+    if (cctx_ == nullptr) return Status::IOError("zstd: out of memory");
+    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_windowLog, kWindowLog);
+    out_.resize(ZSTD_CStreamOutSize());
+    return Status::OK();
+  }
+  Status Append(const Cell& c, uint64_t ordinal) {
+    char h[kRecordHeader];
+    EncodeHeader(h, Header{static_cast<uint32_t>(c.key.size()),
+                           static_cast<uint32_t>(c.value.size()),
+                           static_cast<uint32_t>(c.tags.size()), c.sequence_id, ordinal});
+    HFILE_RETURN_IF_ERROR(Feed(h, sizeof(h), ZSTD_e_continue));
+    HFILE_RETURN_IF_ERROR(Feed(c.key.data(), c.key.size(), ZSTD_e_continue));
+    HFILE_RETURN_IF_ERROR(Feed(c.value.data(), c.value.size(), ZSTD_e_continue));
+    return Feed(c.tags.data(), c.tags.size(), ZSTD_e_continue);
+  }
+  Status Close() {
+    HFILE_RETURN_IF_ERROR(Feed(nullptr, 0, ZSTD_e_end));
+    int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) return ErrnoStatus("cannot write sort run", path_);
+    return Status::OK();
+  }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  Status Feed(const char* data, size_t n, ZSTD_EndDirective mode) {
+    ZSTD_inBuffer in{data, n, 0};
+    for (;;) {
+      ZSTD_outBuffer out{out_.data(), out_.size(), 0};
+      size_t left = ZSTD_compressStream2(cctx_, &out, &in, mode);
+      if (ZSTD_isError(left)) return Status::IOError("zstd", ZSTD_getErrorName(left));
+      HFILE_RETURN_IF_ERROR(WriteAll(out_.data(), out.pos));
+      bool done = mode == ZSTD_e_end ? left == 0 : in.pos == in.size;
+      if (done) return Status::OK();
+    }
+  }
+  Status WriteAll(const char* p, size_t n) {
+    while (n > 0) {
+      ssize_t w = ::write(fd_, p, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) return ErrnoStatus("cannot write sort run", path_);
+      p += w;
+      n -= static_cast<size_t>(w);
+      bytes_ += static_cast<uint64_t>(w);
+    }
+    return Status::OK();
+  }
+
+  std::string path_;
+  int fd_ = -1;
+  ZSTD_CCtx* cctx_ = nullptr;
+  std::vector<char> out_;
+  uint64_t bytes_ = 0;
+};
+
+// One run being read back: the current record's cell stays valid until Next.
+class RunReader {
+ public:
+  ~RunReader() {
+    if (fd_ >= 0) ::close(fd_);
+    ZSTD_freeDCtx(dctx_);
+  }
+  Status Open(const std::string& path) {
+    path_ = path;
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return ErrnoStatus("cannot open sort run", path);
+    dctx_ = ZSTD_createDCtx();
+    if (dctx_ == nullptr) return Status::IOError("zstd: out of memory");
+    ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, kWindowLog);
+    in_.resize(kReadChunk);
+    return Next();
+  }
+  bool valid() const { return valid_; }
+  const Cell& cell() const { return cell_; }
+  uint64_t ordinal() const { return ordinal_; }
+
+  Status Next() {
+    // The previous record is consumed; drop it and move the rest to the front.
+    buf_.erase(0, pos_);
+    pos_ = 0;
+    HFILE_RETURN_IF_ERROR(Need(kRecordHeader));
+    if (buf_.empty() && eof_) {
+      valid_ = false;
+      return Status::OK();
+    }
+    if (buf_.size() < kRecordHeader) return Truncated();
+    Header h = DecodeHeader(buf_.data());
+    size_t total = kRecordHeader + size_t{h.key_len} + h.value_len + h.tags_len;
+    HFILE_RETURN_IF_ERROR(Need(total));
+    if (buf_.size() < total) return Truncated();
+    cell_ = RecordCell(buf_.data(), &ordinal_);
+    pos_ = total;
+    valid_ = true;
+    return Status::OK();
+  }
+
+ private:
+  Status Truncated() { return Status::Corruption("sort run truncated", path_); }
+  // Decompresses until buf_ holds `n` bytes or the run ends.
+  Status Need(size_t n) {
+    while (buf_.size() < n && !eof_) {
+      // Read only when the decoder has consumed its input and flushed what it decoded (a full
+      // output buffer may leave more in it, even with no input left).
+      if (in_pos_ == in_len_ && !output_pending_) {
+        ssize_t r = ::read(fd_, in_.data(), in_.size());
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return ErrnoStatus("cannot read sort run", path_);
+        if (r == 0) {
+          if (frame_open_) return Truncated();
+          eof_ = true;
+          break;
+        }
+        in_len_ = static_cast<size_t>(r);
+        in_pos_ = 0;
+      }
+      size_t old = buf_.size();
+      buf_.resize(old + kReadChunk);
+      ZSTD_inBuffer in{in_.data(), in_len_, in_pos_};
+      ZSTD_outBuffer out{buf_.data() + old, kReadChunk, 0};
+      size_t ret = ZSTD_decompressStream(dctx_, &out, &in);
+      if (ZSTD_isError(ret)) {
+        return Status::Corruption("sort run " + path_ + ": zstd", ZSTD_getErrorName(ret));
+      }
+      buf_.resize(old + out.pos);
+      in_pos_ = in.pos;
+      frame_open_ = ret != 0;
+      output_pending_ = out.pos == kReadChunk;
+    }
+    return Status::OK();
+  }
+
+  std::string path_;
+  int fd_ = -1;
+  ZSTD_DCtx* dctx_ = nullptr;
+  std::vector<char> in_;
+  size_t in_pos_ = 0, in_len_ = 0;
+  bool eof_ = false;
+  bool frame_open_ = false;
+  bool output_pending_ = false;
+  std::string buf_;
+  size_t pos_ = 0;
+  Cell cell_;
+  uint64_t ordinal_ = 0;
+  bool valid_ = false;
+};
+
+// A k-way merge of run readers in entry order, keeping the first (newest-added) of equal keys.
+class RunMerger {
+ public:
+  RunMerger(ComparatorKind kind, uint64_t* dropped) : kind_(kind), dropped_(dropped) {}
+
+  Status Open(const std::vector<std::string>& runs) {
+    readers_.reserve(runs.size());
+    for (const auto& path : runs) {
+      readers_.push_back(std::make_unique<RunReader>());
+      HFILE_RETURN_IF_ERROR(readers_.back()->Open(path));
+      if (readers_.back()->valid()) heap_.push_back(readers_.back().get());
+    }
+    std::make_heap(heap_.begin(), heap_.end(), Greater{kind_});
+    return Status::OK();
+  }
+  bool valid() const { return !heap_.empty(); }
+  const Cell& cell() const { return heap_.front()->cell(); }
+  uint64_t ordinal() const { return heap_.front()->ordinal(); }
+
+  // Moves past the current cell and every older cell with the same key.
+  Status Next() {
+    last_key_.assign(cell().key.data(), cell().key.size());
+    HFILE_RETURN_IF_ERROR(AdvanceTop());
+    while (!heap_.empty() && CompareKeys(kind_, cell().key, Slice(last_key_)) == 0) {
+      ++*dropped_;
+      HFILE_RETURN_IF_ERROR(AdvanceTop());
+    }
+    return Status::OK();
+  }
+
+ private:
+  struct Greater {
+    ComparatorKind kind;
+    bool operator()(const RunReader* a, const RunReader* b) const {
+      return CompareEntries(kind, a->cell().key, a->ordinal(), b->cell().key, b->ordinal()) > 0;
+    }
+  };
+  Status AdvanceTop() {
+    std::pop_heap(heap_.begin(), heap_.end(), Greater{kind_});
+    RunReader* r = heap_.back();
+    Status s = r->Next();
+    if (!s.ok()) return s;
+    if (r->valid()) {
+      std::push_heap(heap_.begin(), heap_.end(), Greater{kind_});
+    } else {
+      heap_.pop_back();
+    }
+    return Status::OK();
+  }
+
+  ComparatorKind kind_;
+  uint64_t* dropped_;
+  std::vector<std::unique_ptr<RunReader>> readers_;
+  std::vector<RunReader*> heap_;
+  std::string last_key_;
+};
+
+// A killed sorter cannot remove its private dir; the next Open in the same temp dir removes
+// those whose process is gone ("hfile-sort-<pid>-XXXXXX" holding only run-*.zst files).
+uint64_t RemoveDeadSortDirs(const std::string& temp_dir) {
+  auto entries = ListDir(temp_dir);
+  if (!entries.ok()) return 0;
+  uint64_t removed = 0;
+  const std::string prefix = "hfile-sort-";
+  for (const auto& e : *entries) {
+    if (!e.is_dir || e.name.compare(0, prefix.size(), prefix) != 0) continue;
+    size_t dash = e.name.find('-', prefix.size());
+    if (dash == std::string::npos || dash == prefix.size() || e.name.size() - dash != 7) continue;
+    const std::string digits = e.name.substr(prefix.size(), dash - prefix.size());
+    if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const long pid = std::atol(digits.c_str());
+    if (pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) continue;
+    const std::string dir = JoinPath(temp_dir, e.name);
+    auto files = ListDir(dir);
+    if (!files.ok()) continue;
+    bool only_runs = true;
+    for (const auto& f : *files)
+      only_runs = only_runs && !f.is_dir && f.name.compare(0, 4, "run-") == 0;
+    if (!only_runs) continue;  // not ours after all: leave it
+    for (const auto& f : *files) ::unlink(JoinPath(dir, f.name).c_str());
+    if (::rmdir(dir.c_str()) == 0) ++removed;
+  }
+  return removed;
+}
+
+}  // namespace
+
+struct CellSorter::Impl {
+  struct Entry {
+    const char* record;
+    uint64_t ordinal;
+  };
+
+  CellSorterOptions o;
+  std::string dir;  // private spill directory
+  size_t block_size = 0;
+  size_t index_cap = 0;  // entries per run at most
+  std::vector<std::unique_ptr<char[]>> blocks;
+  std::vector<size_t> block_sizes;
+  size_t arena_bytes = 0;  // sum of block_sizes
+  size_t block_used = 0;   // bytes used in blocks.back()
+  std::vector<Entry> entries;
+  std::deque<std::string> runs;  // oldest first
+  uint64_t next_run = 0;
+  uint64_t ordinal = 0;
+  bool finished = false;
+  Status failed;
+  CellSorterStats stats;
+
+  ~Impl() { RemoveSpill(); }
+
+  size_t Accounted() const { return arena_bytes + entries.capacity() * sizeof(Entry); }
+  void NotePeak() {
+    stats.peak_memory_bytes = std::max<uint64_t>(stats.peak_memory_bytes, Accounted());
+  }
+
+  void RemoveSpill() {
+    for (const auto& r : runs) ::unlink(r.c_str());
+    runs.clear();
+    if (!dir.empty()) {
+      ::rmdir(dir.c_str());
+      dir.clear();
+    }
+  }
+
+  Status Fail(Status s) {
+    failed = s;
+    RemoveSpill();
+    ReleaseArena();
+    return s;
+  }
+
+  void ReleaseArena() {
+    blocks.clear();
+    block_sizes.clear();
+    arena_bytes = 0;
+    block_used = 0;
+  }
+
+  std::string NewRunPath() { return JoinPath(dir, "run-" + std::to_string(next_run++) + ".zst"); }
+
+  // Reserves `n` arena bytes, spilling first when the budget would be passed.
+  Result<char*> Allocate(size_t n) {
+    if (blocks.empty() || block_sizes.back() - block_used < n) {
+      size_t size = std::max(block_size, n);
+      if (!entries.empty() && Accounted() + size > o.memory_bytes) {
+        HFILE_RETURN_IF_ERROR(SpillMemory());
+        return Allocate(n);
+      }
+      blocks.push_back(std::unique_ptr<char[]>(new char[size]));
+      block_sizes.push_back(size);
+      arena_bytes += size;
+      block_used = 0;
+    }
+    char* p = blocks.back().get() + block_used;
+    block_used += n;
+    return p;
+  }
+
+  void SortEntries() {
+    ComparatorKind kind = o.kind;
+    std::sort(entries.begin(), entries.end(), [kind](const Entry& a, const Entry& b) {
+      uint64_t oa, ob;
+      Cell ca = RecordCell(a.record, &oa), cb = RecordCell(b.record, &ob);
+      return CompareEntries(kind, ca.key, oa, cb.key, ob) < 0;
+    });
+    // Keep the first (newest-added) of each key.
+    size_t out = 0;
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (out > 0) {
+        Cell prev = RecordCell(entries[out - 1].record, nullptr);
+        Cell cur = RecordCell(entries[i].record, nullptr);
+        if (CompareKeys(kind, prev.key, cur.key) == 0) {
+          ++stats.duplicates_dropped;
+          continue;
+        }
+      }
+      entries[out++] = entries[i];
+    }
+    entries.resize(out);
+  }
+
+  // The in-memory cells as one run; the arena is then empty.
+  Status SpillMemory() {
+    SortEntries();
+    std::string path = NewRunPath();
+    runs.push_back(path);
+    RunWriter w;
+    Status s = w.Open(path, o.zstd_level);
+    for (size_t i = 0; s.ok() && i < entries.size(); ++i) {
+      uint64_t ord;
+      Cell c = RecordCell(entries[i].record, &ord);
+      s = w.Append(c, ord);
+    }
+    if (s.ok()) s = w.Close();
+    stats.spilled_bytes += w.bytes();
+    if (!s.ok()) return Fail(s);
+    ++stats.runs_spilled;
+    entries.clear();  // keeps its capacity, which stays accounted
+    // Keep one ordinary block for the next run (an oversized one goes).
+    std::unique_ptr<char[]> keep;
+    for (size_t i = 0; i < blocks.size() && !keep; ++i)
+      if (block_sizes[i] == block_size) keep = std::move(blocks[i]);
+    ReleaseArena();
+    if (keep) {
+      blocks.push_back(std::move(keep));
+      block_sizes.push_back(block_size);
+      arena_bytes = block_size;
+    }
+    return Status::OK();
+  }
+
+  // Merges the oldest `n` runs into one new run (appended), removing them.
+  Status MergeRuns(size_t n) {
+    std::vector<std::string> group(runs.begin(), runs.begin() + static_cast<long>(n));
+    std::string path = NewRunPath();
+    RunWriter w;
+    Status s = w.Open(path, o.zstd_level);
+    runs.push_back(path);
+    if (s.ok()) {
+      RunMerger m(o.kind, &stats.duplicates_dropped);
+      s = m.Open(group);
+      while (s.ok() && m.valid()) {
+        s = w.Append(m.cell(), m.ordinal());
+        if (s.ok()) s = m.Next();
+      }
+    }
+    if (s.ok()) s = w.Close();
+    stats.spilled_bytes += w.bytes();
+    if (!s.ok()) return Fail(s);
+    for (size_t i = 0; i < n; ++i) {
+      ::unlink(runs.front().c_str());
+      runs.pop_front();
+    }
+    ++stats.runs_spilled;
+    ++stats.merge_passes;
+    return Status::OK();
+  }
+};
+
+namespace {
+
+// The sorted output, streamed once.
+class SortedIterator : public CellIterator {
+ public:
+  explicit SortedIterator(CellSorter::Impl* impl) : impl_(impl) {}
+  bool Valid() const override { return status_.ok() && HasCell(); }
+  void SeekToFirst() override {
+    if (moved_) status_ = Status::NotSupported("a sorted cell stream cannot go back");
+  }
+  void Seek(const Slice& key) override {
+    while (Valid() && CompareKeys(impl_->o.kind, cell().key, key) < 0) Next();
+  }
+  void Next() override {
+    moved_ = true;
+    Advance();
+  }
+  Status status() const override { return status_; }
+
+ protected:
+  virtual bool HasCell() const = 0;
+  virtual void Advance() = 0;
+
+  CellSorter::Impl* impl_;
+  Status status_;
+  bool moved_ = false;
+};
+
+class MemoryIterator : public SortedIterator {
+ public:
+  using SortedIterator::SortedIterator;
+  const Cell& cell() const override { return cell_; }
+  void Load() {
+    if (pos_ < impl_->entries.size()) cell_ = RecordCell(impl_->entries[pos_].record, nullptr);
+  }
+
+ protected:
+  bool HasCell() const override { return pos_ < impl_->entries.size(); }
+  void Advance() override {
+    ++pos_;
+    Load();
+  }
+
+ private:
+  size_t pos_ = 0;
+  Cell cell_;
+};
+
+class MergeIterator : public SortedIterator {
+ public:
+  explicit MergeIterator(CellSorter::Impl* impl)
+      : SortedIterator(impl), merger_(impl->o.kind, &impl->stats.duplicates_dropped) {}
+  Status Open(const std::vector<std::string>& runs) { return merger_.Open(runs); }
+  const Cell& cell() const override { return merger_.cell(); }
+
+ protected:
+  bool HasCell() const override { return merger_.valid(); }
+  void Advance() override {
+    Status s = merger_.Next();
+    if (!s.ok()) status_ = s;
+  }
+
+ private:
+  RunMerger merger_;
+};
+
+}  // namespace
+
+CellSorter::CellSorter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CellSorter::~CellSorter() = default;
+
+Result<std::unique_ptr<CellSorter>> CellSorter::Open(CellSorterOptions options) {
+  if (options.memory_bytes < kMinSorterMemory) {
+    return Status::InvalidArgument("sort memory budget below the minimum of " +
+                                   std::to_string(kMinSorterMemory >> 10) + " KiB");
+  }
+  if (options.temp_dir.empty()) options.temp_dir = ".";
+  auto impl = std::make_unique<Impl>();
+  impl->o = options;
+  // An eighth of the budget for the index, the rest for arena blocks of a sixteenth each (so a
+  // spill wastes little of the last block).
+  impl->index_cap = std::max<size_t>(16, options.memory_bytes / 8 / sizeof(Impl::Entry));
+  impl->block_size = std::clamp<size_t>(options.memory_bytes / 16, 4096, size_t{4} << 20);
+
+  struct stat st;
+  if (::stat(options.temp_dir.c_str(), &st) != 0) {
+    return ErrnoStatus("sort temp dir", options.temp_dir);
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return Status::IOError("sort temp dir is not a directory", options.temp_dir);
+  }
+  if (options.estimated_spill_bytes > options.memory_bytes) {
+    struct statvfs vfs;
+    if (::statvfs(options.temp_dir.c_str(), &vfs) != 0) {
+      return ErrnoStatus("cannot check free space of sort temp dir", options.temp_dir);
+    }
+    uint64_t avail = static_cast<uint64_t>(vfs.f_bavail) * vfs.f_frsize;
+    if (avail < options.estimated_spill_bytes) {
+      return Status::IOError(
+          "not enough free space for the sort's runs in " + options.temp_dir + ": " +
+          std::to_string(avail) + " bytes free, about " +
+          std::to_string(options.estimated_spill_bytes) +
+          " needed (choose another temp dir or a larger memory budget)");
+    }
+  }
+  impl->stats.stale_dirs_removed = RemoveDeadSortDirs(options.temp_dir);
+  std::string tmpl = JoinPath(options.temp_dir, "hfile-sort-" + std::to_string(::getpid()) +
+                                                    "-XXXXXX");
+  if (::mkdtemp(tmpl.data()) == nullptr) {
+    return ErrnoStatus("cannot create a directory in sort temp dir", options.temp_dir);
+  }
+  impl->dir = tmpl;
+  return std::unique_ptr<CellSorter>(new CellSorter(std::move(impl)));
+}
+
+Status CellSorter::Add(const Cell& cell) {
+  Impl& m = *impl_;
+  if (!m.failed.ok()) return m.failed;
+  if (m.finished) return Status::InvalidArgument("CellSorter::Add after Finish");
+  if (m.o.kind != ComparatorKind::kRawBytes && !IsValidKey(cell.key)) {
+    return Status::InvalidArgument("malformed cell key");
+  }
+  if (m.entries.size() == m.index_cap) HFILE_RETURN_IF_ERROR(m.SpillMemory());
+  if (m.entries.size() == m.entries.capacity()) {
+    size_t cap = std::min(m.index_cap, std::max<size_t>(64, m.entries.capacity() * 2));
+    if (!m.entries.empty() && m.arena_bytes + cap * sizeof(Impl::Entry) > m.o.memory_bytes) {
+      HFILE_RETURN_IF_ERROR(m.SpillMemory());
+    } else {
+      m.entries.reserve(cap);
+    }
+  }
+  HFILE_ASSIGN_OR_RETURN(char* p, m.Allocate(RecordSize(cell)));
+  EncodeHeader(p, Header{static_cast<uint32_t>(cell.key.size()),
+                         static_cast<uint32_t>(cell.value.size()),
+                         static_cast<uint32_t>(cell.tags.size()), cell.sequence_id, m.ordinal});
+  char* b = p + kRecordHeader;
+  std::memcpy(b, cell.key.data(), cell.key.size());
+  std::memcpy(b + cell.key.size(), cell.value.data(), cell.value.size());
+  std::memcpy(b + cell.key.size() + cell.value.size(), cell.tags.data(), cell.tags.size());
+  m.entries.push_back(Impl::Entry{p, m.ordinal++});
+  ++m.stats.cells_added;
+  m.NotePeak();
+  return Status::OK();
+}
+
+Result<std::unique_ptr<CellIterator>> CellSorter::Finish() {
+  Impl& m = *impl_;
+  if (!m.failed.ok()) return m.failed;
+  if (m.finished) return Status::InvalidArgument("CellSorter::Finish called twice");
+  m.finished = true;
+  if (m.runs.empty()) {
+    m.SortEntries();
+    auto it = std::make_unique<MemoryIterator>(&m);
+    it->Load();
+    return std::unique_ptr<CellIterator>(std::move(it));
+  }
+  if (!m.entries.empty()) HFILE_RETURN_IF_ERROR(m.SpillMemory());
+  m.entries = std::vector<Impl::Entry>();
+  m.ReleaseArena();
+  // As many readers as the budget holds, at least two; extra passes until the rest fit.
+  size_t fan_in = std::max<size_t>(2, m.o.memory_bytes / kReaderBytes);
+  while (m.runs.size() > fan_in) HFILE_RETURN_IF_ERROR(m.MergeRuns(fan_in));
+  auto it = std::make_unique<MergeIterator>(&m);
+  std::vector<std::string> runs(m.runs.begin(), m.runs.end());
+  Status s = it->Open(runs);
+  if (!s.ok()) return m.Fail(s);
+  return std::unique_ptr<CellIterator>(std::move(it));
+}
+
+const CellSorterStats& CellSorter::stats() const { return impl_->stats; }
+const std::string& CellSorter::spill_dir() const { return impl_->dir; }
+
+}  // namespace hfile::region

@@ -1,0 +1,543 @@
+// Offline bulk load: TSV -> sorted HFiles, one per region per family, with each family's
+// settings and HFileOutputFormat2's file info; bad lines; the all-or-nothing output dir.
+#include "region/bulkload.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "hfile/file_info.h"
+#include "hfile/reader.h"
+#include "hfile/verify.h"
+#include "region/cell_sorter.h"
+#include "region/schema_writer.h"
+#include "testutil.h"
+
+namespace hfile::region {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace fileinfo;  // NOLINT: the file-info key names
+
+constexpr int64_t kNow = 1700000000000;
+
+RegionInfo Info(const std::string& start, const std::string& end, uint64_t id) {
+  RegionInfo r;
+  r.table = *TableName::Parse("t");
+  r.start_key = start;
+  r.end_key = end;
+  r.region_id = id;
+  return r;
+}
+
+struct Table {
+  std::string root, dir;
+  std::vector<RegionInfo> regions;  // by start key
+};
+
+// Table t: family f (GZ, FAST_DIFF, ROWCOL) and g (defaults); regions ['', m) [m, t) [t, ''),
+// plus an offline split parent [m, z) that must be ignored.
+Table MakeTable(const std::string& name) {
+  Table t;
+  t.root = test::NewTempDir(name);
+  t.dir = t.root + "/data/default/t";
+  TableDescriptor desc(*TableName::Parse("t"));
+  FamilyDescriptor f = FamilyDescriptor::WithDefaults("f");
+  f.SetValue(family_key::kCompression, "GZ");
+  f.SetValue(family_key::kDataBlockEncoding, "FAST_DIFF");
+  f.SetValue(family_key::kBloomFilter, "ROWCOL");
+  desc.AddFamily(f);
+  desc.AddFamily(FamilyDescriptor::WithDefaults("g"));
+  EXPECT_TRUE(WriteTableDescriptor(t.dir, desc).ok());
+  t.regions = {Info("", "m", 1000), Info("m", "t", 1000), Info("t", "", 1000)};
+  RegionInfo parent = Info("m", "z", 500);
+  parent.split = parent.offline = true;
+  std::vector<RegionInfo> all = t.regions;
+  all.push_back(parent);
+  for (const auto& r : all) {
+    std::string dir = t.dir + "/" + r.EncodedName();
+    fs::create_directories(dir + "/f");
+    std::string bytes;
+    r.EncodeTo(&bytes);
+    test::WriteFileOrDie(dir + "/.regioninfo", bytes);
+  }
+  return t;
+}
+
+std::string WriteInput(const std::string& dir, const std::string& name, const std::string& text) {
+  std::string p = dir + "/" + name;
+  test::WriteFileOrDie(p, text);
+  return p;
+}
+
+BulkLoadOptions Options(const Table& t, const std::vector<std::string>& args,
+                        const std::vector<std::string>& inputs) {
+  auto im = ParseImportArgs(args);
+  EXPECT_TRUE(im.ok()) << im.status().ToString();
+  BulkLoadOptions o;
+  if (im.ok()) o.import = *im;
+  o.inputs = inputs;
+  o.table_dir = t.dir;
+  o.out_dir = t.root + "/out";
+  o.temp_dir = t.root;
+  o.now_ms = kNow;
+  return o;
+}
+
+Status Load(const BulkLoadOptions& o, BulkLoadReport* rep) {
+  auto plan = PlanBulkLoad(o);
+  if (!plan.ok()) return plan.status();
+  return RunBulkLoad(*plan, o, rep);
+}
+
+// "row/fam:qual/ts=value" of every cell of every file under out/<family>, by file name order.
+std::map<std::string, std::vector<std::string>> CellsByFile(const std::string& out) {
+  std::map<std::string, std::vector<std::string>> m;
+  for (const auto& fam : fs::directory_iterator(out)) {
+    for (const auto& file : fs::directory_iterator(fam.path())) {
+      auto r = Reader::Open(file.path().string());
+      EXPECT_TRUE(r.ok()) << r.status().ToString();
+      if (!r.ok()) continue;
+      auto& v = m[fam.path().filename().string() + "/" + file.path().filename().string()];
+      auto it = (*r)->NewIterator();
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const Cell& c = it->cell();
+        v.push_back(c.row().ToString() + "/" + c.family().ToString() + ":" +
+                    c.qualifier().ToString() + "/" + std::to_string(c.timestamp()) + "=" +
+                    c.value.ToString() + (c.tags.empty() ? "" : "+tags"));
+      }
+    }
+  }
+  return m;
+}
+
+std::vector<std::string> AllCells(const std::string& out) {
+  std::vector<std::string> all;
+  for (const auto& [file, cells] : CellsByFile(out))
+    all.insert(all.end(), cells.begin(), cells.end());
+  return all;
+}
+
+TEST(BulkLoad, OneSortedFilePerRegionAndFamily) {
+  Table t = MakeTable("bulkload_basic");
+  std::string in = WriteInput(t.root, "a.tsv",
+                              "zeta\t1\tz\n"
+                              "apple\t2\ta\n"
+                              "mango\t3\tm\n"
+                              "apple\t4\t\n"       // duplicate of line 2: the last line wins
+                              "tango\t5\tt\n"
+                              "banana\t6\tb\n");
+  std::string in2 = WriteInput(t.root, "b.tsv", "mango\t7\tm2\n");
+  auto o = Options(t,
+                   {"-Dimporttsv.columns=HBASE_ROW_KEY,f:a,g:b", "-Dimporttsv.timestamp=77"},
+                   {in, in2});
+  BulkLoadReport rep;
+  Status s = Load(o, &rep);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep.parse.lines, 7u);
+  EXPECT_EQ(rep.parse.records, 7u);
+  EXPECT_EQ(rep.parse.bad_lines, 0u);
+  EXPECT_EQ(rep.cells_sorted, 14u);
+  EXPECT_EQ(rep.duplicates_dropped, 4u);  // apple f:a, g:b; mango f:a, g:b
+  EXPECT_EQ(rep.cells_written, 10u);
+  // f and g each in all three regions.
+  ASSERT_EQ(rep.files.size(), 6u);
+  std::map<std::string, int> per_region;
+  for (const auto& f : rep.files) {
+    ++per_region[f.region];
+    EXPECT_TRUE(fs::exists(f.path)) << f.path;
+    EXPECT_EQ(fs::path(f.path).parent_path().filename().string(), f.family);
+    VerifyReport v = VerifyFile(f.path, VerifyOptions());
+    EXPECT_TRUE(v.clean()) << f.path;
+  }
+  for (const auto& r : t.regions) EXPECT_EQ(per_region[r.EncodedName()], 2) << r.ToString();
+
+  EXPECT_EQ(AllCells(o.out_dir).size(), 10u);
+  for (const auto& f : rep.files) {
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    // Every cell within its region.
+    const RegionInfo* region = nullptr;
+    for (const auto& ri : t.regions)
+      if (ri.EncodedName() == f.region) region = &ri;
+    ASSERT_NE(region, nullptr);
+    auto it = (*r)->NewIterator();
+    std::vector<std::string> rows;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      EXPECT_TRUE(region->ContainsRow(it->cell().row()));
+      EXPECT_EQ(it->cell().timestamp(), 77);
+      EXPECT_EQ(it->cell().sequence_id, 0u);
+      rows.push_back(it->cell().row().ToString() + "=" + it->cell().value.ToString());
+    }
+    if (f.family == "f" && region->start_key.empty()) {
+      EXPECT_EQ(rows, (std::vector<std::string>{"apple=4", "banana=6"}));
+    }
+    if (f.family == "g" && region->start_key == "m") {
+      EXPECT_EQ(rows, (std::vector<std::string>{"mango=m2"}));  // b.tsv came last
+    }
+    if (f.family == "g" && region->start_key.empty()) {
+      EXPECT_EQ(rows, (std::vector<std::string>{"apple=", "banana=b"}));  // empty field: a cell
+    }
+
+    // The family's settings and HFileOutputFormat2's file info.
+    const FileInfo& fi = (*r)->file_info();
+    EXPECT_EQ(fi.GetInt64(kBulkloadTimestamp), kNow);
+    ASSERT_TRUE(fi.Get(kBulkloadSourceTask));
+    EXPECT_EQ(fi.Get(kBulkloadSourceTask)->ToString(), "hfile-bulkload");
+    EXPECT_EQ(fi.GetBool(kMajorCompaction), true);
+    EXPECT_EQ(fi.GetBool(kExcludeFromMinorCompaction), false);
+    EXPECT_TRUE(fi.Get(kTimeRange));
+    EXPECT_EQ(fi.GetInt64(kEarliestPutTs), 77);
+    EXPECT_FALSE(fi.Get(kMaxSeqId));
+    EXPECT_FALSE((*r)->tags_compressed());
+    if (f.family == "f") {
+      EXPECT_EQ((*r)->trailer().compression(), hfile::Compression::kGz);
+      EXPECT_EQ((*r)->data_block_encoding(), DataBlockEncoding::kFastDiff);
+      EXPECT_EQ((*r)->bloom_type(), BloomType::kRowCol);
+    } else {
+      EXPECT_EQ((*r)->trailer().compression(), hfile::Compression::kNone);
+      EXPECT_EQ((*r)->bloom_type(), BloomType::kRow);
+    }
+  }
+  // Nothing left beside the output: no staging dir, no sort dir.
+  for (const auto& e : fs::directory_iterator(t.root))
+    EXPECT_EQ(e.path().filename().string().find("hfile-"), std::string::npos) << e.path();
+}
+
+TEST(BulkLoad, SmallBudgetSpillsAndWritesTheSame) {
+  Table t = MakeTable("bulkload_spill");
+  std::string text;
+  for (int i = 0; i < 20000; ++i) {
+    int row = (i * 7919) % 5000;  // every row four times, out of order
+    text += "r" + std::to_string(row) + "\t" + std::to_string(i % 5) + "\tv" + std::to_string(i) +
+            "\n";
+  }
+  std::string in = WriteInput(t.root, "big.tsv", text);
+  auto o = Options(t, {"--columns", "HBASE_ROW_KEY,HBASE_TS_KEY,f:q"}, {in});
+  o.memory_bytes = kMinSorterMemory;
+  BulkLoadReport small;
+  ASSERT_TRUE(Load(o, &small).ok());
+  EXPECT_GT(small.sort_runs, 1u);
+  auto small_cells = CellsByFile(o.out_dir);
+
+  Table t2 = MakeTable("bulkload_spill2");
+  auto o2 = Options(t2, {"--columns", "HBASE_ROW_KEY,HBASE_TS_KEY,f:q"}, {in});
+  BulkLoadReport big;
+  ASSERT_TRUE(Load(o2, &big).ok());
+  EXPECT_EQ(big.sort_runs, 0u);
+  std::vector<std::string> a = AllCells(o.out_dir), b = AllCells(o2.out_dir);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(small.cells_written, big.cells_written);
+  // (row, ts) pairs repeat: each of 5000 rows appears with 4 lines whose ts are i%5.
+  EXPECT_EQ(small.cells_written + small.duplicates_dropped, 20000u);
+}
+
+TEST(BulkLoad, BadLinesFailUnlessSkipped) {
+  Table t = MakeTable("bulkload_bad");
+  std::string in = WriteInput(t.root, "bad.tsv",
+                              "a\tx\n"
+                              "no-separator\n"
+                              "b\ty\n"
+                              "\tempty-row\n");
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q"}, {in});
+  std::vector<std::string> seen;
+  o.on_bad_line = [&](const BadLine& b) { seen.push_back(b.ToString()); };
+  BulkLoadReport rep;
+  Status s = Load(o, &rep);
+  ASSERT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_EQ(rep.parse.bad_lines, 2u);
+  EXPECT_EQ(rep.parse.records, 2u);
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_NE(seen[0].find("bad.tsv:2:"), std::string::npos) << seen[0];
+  EXPECT_NE(seen[0].find("No delimiter"), std::string::npos) << seen[0];
+  EXPECT_NE(seen[1].find("bad.tsv:4:"), std::string::npos) << seen[1];
+  EXPECT_FALSE(fs::exists(o.out_dir));
+
+  auto o2 = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q", "-Dimporttsv.skip.bad.lines=true"},
+                    {in});
+  BulkLoadReport rep2;
+  s = Load(o2, &rep2);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(rep2.parse.bad_lines, 2u);
+  EXPECT_EQ(rep2.parse.bad_by_reason.at(BadLineReason::kNoDelimiter), 1u);
+  EXPECT_EQ(rep2.parse.bad_by_reason.at(BadLineReason::kEmptyRowKey), 1u);
+  EXPECT_EQ(AllCells(o2.out_dir),
+            (std::vector<std::string>{"a/f:q/" + std::to_string(kNow) + "=x",
+                                      "b/f:q/" + std::to_string(kNow) + "=y"}));
+}
+
+TEST(BulkLoad, TtlBecomesATag) {
+  Table t = MakeTable("bulkload_ttl");
+  std::string in = WriteInput(t.root, "ttl.tsv", "a\t86400000\tx\nb\t0\ty\n");
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,HBASE_CELL_TTL,f:q"}, {in});
+  BulkLoadReport rep;
+  ASSERT_TRUE(Load(o, &rep).ok());
+  auto f = Reader::Open(rep.files.at(0).path);
+  ASSERT_TRUE(f.ok());
+  auto it = (*f)->NewIterator();
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  // TTL tag: length 9, type 8, 86400000 as a big-endian long.
+  EXPECT_EQ(test::SpacedHex(it->cell().tags.ToString()), "00 09 08 00 00 00 00 05 26 5C 00");
+  it->Next();
+  ASSERT_TRUE(it->Valid());
+  EXPECT_TRUE(it->cell().tags.empty());  // a TTL of 0 is not applied, as ImportTsv
+}
+
+TEST(BulkLoad, PlanRefusals) {
+  Table t = MakeTable("bulkload_refuse");
+  std::string in = WriteInput(t.root, "x.tsv", "a\tb\n");
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,nope:q"}, {in});
+  auto p = PlanBulkLoad(o);
+  ASSERT_TRUE(p.status().IsInvalidArgument());
+  EXPECT_NE(p.status().message().find("Column Families [nope]"), std::string::npos);
+
+  o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,HBASE_CELL_VISIBILITY,f:q"}, {in});
+  EXPECT_TRUE(PlanBulkLoad(o).status().IsInvalidArgument());
+
+  o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q"}, {in + ".missing"});
+  EXPECT_TRUE(PlanBulkLoad(o).status().IsNotFound());
+
+  o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q"}, {in});
+  fs::create_directories(o.out_dir + "/f");
+  EXPECT_TRUE(PlanBulkLoad(o).status().IsInvalidArgument());
+  fs::remove_all(o.out_dir);
+  fs::create_directories(o.out_dir);  // empty: fine, replaced by the output
+  BulkLoadReport rep;
+  ASSERT_TRUE(Load(o, &rep).ok());
+  EXPECT_EQ(AllCells(o.out_dir).size(), 1u);
+  // Only the spec's family with cells has a directory (g is in the table, not in the spec).
+  EXPECT_TRUE(fs::is_directory(o.out_dir + "/f"));
+  EXPECT_FALSE(fs::exists(o.out_dir + "/g"));
+
+  // No input line at all: an empty output dir, no family dirs.
+  std::string none = WriteInput(t.root, "none.tsv", "");
+  o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q,g:q"}, {none});
+  o.out_dir = t.root + "/out-empty";
+  BulkLoadReport rep0;
+  ASSERT_TRUE(Load(o, &rep0).ok());
+  EXPECT_TRUE(rep0.files.empty());
+  EXPECT_TRUE(fs::is_directory(o.out_dir));
+  EXPECT_TRUE(fs::is_empty(o.out_dir));
+
+  // A hole in the regions.
+  Table h = MakeTable("bulkload_hole");
+  fs::remove_all(h.dir + "/" + h.regions[1].EncodedName());
+  o = Options(h, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q"}, {in});
+  auto hp = PlanBulkLoad(o);
+  ASSERT_TRUE(hp.status().IsCorruption());
+  EXPECT_NE(hp.status().message().find("hole"), std::string::npos) << hp.status().ToString();
+}
+
+// --max-file-size: a region's family gets several files, each of whole rows, together every
+// cell once and in order.
+TEST(BulkLoad, RollsFilesAtMaxFileSize) {
+  Table t = MakeTable("bulkload_roll");
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    char row[16];
+    std::snprintf(row, sizeof(row), "a%05d", i);  // all in the first region ['', m)
+    text += std::string(row) + "\t" + std::string(100, 'v') + "\t" + std::string(50, 'w') + "\n";
+  }
+  std::string in = WriteInput(t.root, "roll.tsv", text);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:a,f:b"}, {in});
+  o.max_file_size = 64 << 10;
+  BulkLoadReport rep;
+  ASSERT_TRUE(Load(o, &rep).ok());
+  ASSERT_GT(rep.files.size(), 4u);
+  uint64_t cells = 0;
+  std::string last_row;
+  std::vector<std::string> firsts;
+  for (const auto& f : rep.files) {
+    EXPECT_EQ(f.region, t.regions[0].EncodedName());
+    cells += f.cells;
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    auto it = (*r)->NewIterator();
+    it->SeekToFirst();
+    ASSERT_TRUE(it->Valid());
+    firsts.push_back(it->cell().row().ToString());
+    uint64_t bytes = 0;
+    for (; it->Valid(); it->Next()) bytes += KeyValueSize(it->cell());
+    // Rolled at the first row change at or past the limit: at most one row (two cells) over.
+    EXPECT_LT(bytes, (64u << 10) + 2 * 200) << f.path;
+  }
+  EXPECT_EQ(cells, 6000u);
+  // Files in row order, no row in two files (each file starts a new row).
+  std::vector<std::string> sorted = firsts;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::set<std::string>(firsts.begin(), firsts.end()).size(), firsts.size());
+  for (size_t i = 0; i < rep.files.size(); ++i) {
+    auto r = Reader::Open(rep.files[i].path);
+    auto it = (*r)->NewIterator();
+    std::string last;
+    for (it->SeekToFirst(); it->Valid(); it->Next()) last = it->cell().row().ToString();
+    auto next = std::upper_bound(sorted.begin(), sorted.end(), firsts[i]);
+    if (next != sorted.end()) {
+      EXPECT_LT(last, *next);
+    }
+  }
+}
+
+// A write that fails (the file-size limit: what a full disk looks like to write(2)) is an
+// IOError, and nothing is left: no --out, no staging dir, no sort dir.
+TEST(BulkLoad, WriteFailureLeavesNothing) {
+  Table t = MakeTable("bulkload_full");
+  std::string text;
+  for (int i = 0; i < 2000; ++i)
+    text += "r" + std::to_string(i) + "\t" + std::string(200, 'x') + "\n";
+  std::string in = WriteInput(t.root, "full.tsv", text);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,g:q"}, {in});
+  auto plan = PlanBulkLoad(o);
+  ASSERT_TRUE(plan.ok());
+  struct rlimit old;
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  auto old_handler = signal(SIGXFSZ, SIG_IGN);
+  struct rlimit lim = old;
+  lim.rlim_cur = 16 << 10;
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
+  BulkLoadReport rep;
+  Status s = RunBulkLoad(*plan, o, &rep);
+  setrlimit(RLIMIT_FSIZE, &old);
+  signal(SIGXFSZ, old_handler);
+  ASSERT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.message().find("File too large"), std::string::npos) << s.ToString();
+  EXPECT_FALSE(fs::exists(o.out_dir));
+  for (const auto& e : fs::directory_iterator(t.root)) {
+    const std::string n = e.path().filename().string();
+    EXPECT_TRUE(n == "data" || n == "full.tsv") << n;
+  }
+}
+
+// --splits: the output is cut at the given rows, not at the table's regions.
+TEST(BulkLoad, SplitRowsReplaceTheRegions) {
+  Table t = MakeTable("bulkload_splits");
+  std::string in = WriteInput(t.root, "s.tsv", "a\t1\nd\t2\nm\t3\nx\t4\nzz\t5\n");
+  std::string sf = WriteInput(t.root, "splits.txt", "c\r\n\nx\\x00\n");  // "c", "x\0"
+  auto rows = ReadSplitsFile(sf);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, (std::vector<std::string>{"c", std::string("x\0", 2)}));
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q"}, {in});
+  o.split_rows = *rows;
+  auto plan = PlanBulkLoad(o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->regions.size(), 3u);
+  EXPECT_EQ(plan->regions[1].encoded_name, "range-1");
+  BulkLoadReport rep;
+  ASSERT_TRUE(RunBulkLoad(*plan, o, &rep).ok());
+  std::vector<std::string> got;
+  for (const auto& f : rep.files) {
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    std::string rows_in;
+    auto it = (*r)->NewIterator();
+    for (it->SeekToFirst(); it->Valid(); it->Next()) rows_in += it->cell().row().ToString() + " ";
+    got.push_back(f.region + ": " + rows_in);
+  }
+  EXPECT_EQ(got, (std::vector<std::string>{"range-0: a ", "range-1: d m x ", "range-2: zz "}));
+
+  std::string bad = WriteInput(t.root, "bad.txt", "m\nc\n");
+  auto r2 = ReadSplitsFile(bad);
+  ASSERT_TRUE(r2.status().IsInvalidArgument());
+  EXPECT_NE(r2.status().message().find("bad.txt:2:"), std::string::npos);
+  std::string esc = WriteInput(t.root, "esc.txt", "a\\xZZ\n");
+  EXPECT_TRUE(ReadSplitsFile(esc).status().IsInvalidArgument());
+  EXPECT_TRUE(ReadSplitsFile(t.root + "/none.txt").status().IsNotFound());
+}
+
+// --create-splits N: N ranges of about equal bytes computed from the data, cut between rows,
+// the same rows for every family; the split rows are reported.
+TEST(BulkLoad, CreateSplitsFromTheData) {
+  Table t = MakeTable("bulkload_create_splits");
+  std::string text;
+  for (int i = 0; i < 4000; ++i) {
+    char row[16];
+    std::snprintf(row, sizeof(row), "k%05d", (i * 7919) % 4000);
+    text += std::string(row) + "\tvalue" + std::to_string(i) + "\tg" + std::to_string(i) + "\n";
+  }
+  std::string in = WriteInput(t.root, "cs.tsv", text);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:a,g:b"}, {in});
+  o.create_splits = 4;
+  o.split_rows = std::vector<std::string>{"x"};
+  EXPECT_TRUE(PlanBulkLoad(o).status().IsInvalidArgument());  // not both
+  o.split_rows.reset();
+  BulkLoadReport rep;
+  Status s = Load(o, &rep);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  ASSERT_EQ(rep.split_rows.size(), 3u);
+  ASSERT_EQ(rep.files.size(), 8u);  // 4 ranges x 2 families
+  std::map<std::string, std::pair<std::string, std::string>> range_rows;  // range -> first, last
+  std::map<std::string, uint64_t> cells;
+  for (const auto& f : rep.files) {
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    auto it = (*r)->NewIterator();
+    it->SeekToFirst();
+    ASSERT_TRUE(it->Valid());
+    std::string first = it->cell().row().ToString(), last;
+    for (; it->Valid(); it->Next()) last = it->cell().row().ToString();
+    auto [pos, fresh] = range_rows.emplace(f.region, std::make_pair(first, last));
+    if (!fresh) {
+      EXPECT_EQ(pos->second, std::make_pair(first, last)) << f.region;  // both families alike
+    }
+    cells[f.region] += f.cells;
+  }
+  ASSERT_EQ(range_rows.size(), 4u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(range_rows["range-" + std::to_string(i + 1)].first, rep.split_rows[i]);
+    EXPECT_LT(range_rows["range-" + std::to_string(i)].second, rep.split_rows[i]);
+  }
+  for (const auto& [range, n] : cells) {
+    EXPECT_GT(n, 1600u) << range;  // 8000 cells in 4 about equal parts
+    EXPECT_LT(n, 2400u) << range;
+  }
+}
+
+// SIGKILL after every file is written and verified but before the rename: no output dir; the
+// rerun removes the dead run's staging dir and produces the output.
+TEST(BulkLoad, KillLeavesNoPartialOutput) {
+  Table t = MakeTable("bulkload_kill");
+  std::string in = WriteInput(t.root, "k.tsv", "a\t1\nn\t2\nz\t3\n");
+  for (const char* at : {"parsed", "sorted", "written"}) {
+    auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q"}, {in});
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      std::string target = at;
+      o.checkpoint = [target](const std::string& c) {
+        if (c == target) ::kill(::getpid(), SIGKILL);
+      };
+      BulkLoadReport rep;
+      (void)Load(o, &rep);
+      _exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFSIGNALED(status)) << at;
+    EXPECT_FALSE(fs::exists(o.out_dir)) << at;
+    BulkLoadReport rep;
+    auto plan = PlanBulkLoad(o);
+    ASSERT_TRUE(plan.ok());
+    Status s = RunBulkLoad(*plan, o, &rep);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    if (std::string(at) == "written") {
+      EXPECT_EQ(rep.removed_stale.size(), 1u);
+    }
+    EXPECT_EQ(AllCells(o.out_dir).size(), 3u);
+    for (const auto& e : fs::directory_iterator(t.root))
+      EXPECT_EQ(e.path().filename().string().find("hfile-"), std::string::npos) << e.path();
+    fs::remove_all(o.out_dir);
+  }
+}
+
+}  // namespace
+}  // namespace hfile::region
