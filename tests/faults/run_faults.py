@@ -125,6 +125,15 @@ def parse_trace(path):
     return calls
 
 
+def traced_calls(tools, name, argv, prefix, trace):
+    """The file calls under `prefix` of one uninterrupted run of argv under the shim."""
+    rc, _, err = tools.run(argv, {"LD_PRELOAD": tools.shim, "HFK_TRACE": trace,
+                                  "HFK_FAULT_PREFIX": prefix})
+    if rc != 0:
+        raise RuntimeError(f"{name}: uninterrupted run under the shim exited {rc}: {err}")
+    return parse_trace(trace)
+
+
 def sample(indices, k=3):
     """First, last and a few in between."""
     indices = sorted(set(indices))
@@ -237,12 +246,8 @@ class RewriteScenario:
     def count(self):
         d = os.path.join(self.base, "count")
         inp, out, _ = self.layout(d)
-        trace = os.path.join(self.base, "trace")
-        rc, _, err = self.t.run(self.argv(inp, out), {"LD_PRELOAD": self.t.shim, "HFK_TRACE": trace,
-                                                      "HFK_FAULT_PREFIX": d})
-        if rc != 0:
-            raise RuntimeError(f"{self.name}: uninterrupted run exited {rc}: {err}")
-        return parse_trace(trace)
+        return traced_calls(self.t, self.name, self.argv(inp, out), d,
+                            os.path.join(self.base, "trace"))
 
     def cases(self):
         calls = self.count()
@@ -549,12 +554,8 @@ class CompactScenario:
 
     def count(self):
         root = self.layout(os.path.join(self.base, "count"))
-        trace = os.path.join(self.base, "trace")
-        rc, _, err = self.t.run(self.argv(root), {"LD_PRELOAD": self.t.shim, "HFK_TRACE": trace,
-                                                  "HFK_FAULT_PREFIX": root})
-        if rc != 0:
-            raise RuntimeError(f"compact: uninterrupted run under the shim exited {rc}: {err}")
-        return parse_trace(trace)
+        return traced_calls(self.t, self.name, self.argv(root), root,
+                            os.path.join(self.base, "trace"))
 
     def cases(self):
         calls = self.count()
@@ -803,12 +804,8 @@ class TableTxnScenario:
 
     def count(self):
         root = self.layout(os.path.join(self.base, "count"))
-        trace = os.path.join(self.base, "trace")
-        rc, _, err = self.t.run(self.argv(root), {"LD_PRELOAD": self.t.shim, "HFK_TRACE": trace,
-                                                  "HFK_FAULT_PREFIX": root})
-        if rc != 0:
-            raise RuntimeError(f"{self.name}: uninterrupted run under the shim exited {rc}: {err}")
-        return parse_trace(trace)
+        return traced_calls(self.t, self.name, self.argv(root), root,
+                            os.path.join(self.base, "trace"))
 
     def cases(self):
         by_op = {}
@@ -1082,12 +1079,7 @@ class BulkLoadScenario:
 
     def count(self):
         d = self.layout(os.path.join(self.base, "count"))
-        trace = os.path.join(self.base, "trace")
-        rc, _, err = self.t.run(self.argv(d), {"LD_PRELOAD": self.t.shim, "HFK_TRACE": trace,
-                                               "HFK_FAULT_PREFIX": d})
-        if rc != 0:
-            raise RuntimeError(f"{self.name}: uninterrupted run under the shim exited {rc}: {err}")
-        return parse_trace(trace)
+        return traced_calls(self.t, self.name, self.argv(d), d, os.path.join(self.base, "trace"))
 
     def cases(self):
         calls = self.count()
