@@ -109,6 +109,26 @@ Status Split(const std::string& region_dir, RegionSplitOptions o, RegionSplitRep
   return RunRegionSplit(plan, o, rep ? rep : &local);
 }
 
+// Runs the split in a child that SIGKILLs itself at the `n`th checkpoint. True if it crashed;
+// a child that ran to the end must have succeeded.
+bool SplitCrashedAt(const std::string& region_dir, RegionSplitOptions o, int n) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int count = 0;
+    o.checkpoint = [&](const std::string&) {
+      if (++count == n) ::raise(SIGKILL);
+    };
+    ::_exit(Split(region_dir, o).ok() ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  const bool crashed = WIFSIGNALED(status);
+  if (!crashed) {
+    EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
+  }
+  return crashed;
+}
+
 TEST(SplitFile, RangesKeepSettingsAndFileInfo) {
   const std::string dir = test::NewTempDir("split-file");
   WriterOptions w;
@@ -344,21 +364,7 @@ TEST(RegionSplit, SigkillAtEveryStepLeavesParentOrDaughtersAndARerunFinishes) {
   int crashes = 0, parent_whole = 0, daughters_done = 0;
   for (int n = 1; n < 60; ++n) {
     Two t("split-kill");
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      RegionSplitOptions o = Opts(RowName(45));
-      int count = 0;
-      o.checkpoint = [&](const std::string&) {
-        if (++count == n) ::raise(SIGKILL);
-      };
-      ::_exit(Split(t.region_dir, o).ok() ? 0 : 1);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    const bool crashed = WIFSIGNALED(status);
-    if (!crashed) {
-      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
-    }
+    const bool crashed = SplitCrashedAt(t.region_dir, Opts(RowName(45)), n);
     crashes += crashed;
     // Either the parent alone, whole (uncommitted), or the commit record is durable and a
     // rerun rolls forward; HBase never sees half a daughter: the daughters are put whole.
@@ -532,21 +538,7 @@ TEST(RegionSplit, SigkillAtEveryStepOfAThreeWaySplit) {
   int crashes = 0, parent_whole = 0;
   for (int n = 1; n < 80; ++n) {
     Multi t("split-kill3");
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      RegionSplitOptions o = base;
-      int count = 0;
-      o.checkpoint = [&](const std::string&) {
-        if (++count == n) ::raise(SIGKILL);
-      };
-      ::_exit(Split(t.region_dir, o).ok() ? 0 : 1);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    const bool crashed = WIFSIGNALED(status);
-    if (!crashed) {
-      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
-    }
+    const bool crashed = SplitCrashedAt(t.region_dir, base, n);
     crashes += crashed;
     // The parent alone and whole, or every daughter complete (the journal's commit record
     // durable, a rerun rolls forward): never a daughter without the others.
@@ -743,21 +735,7 @@ TEST(RegionSplit, SigkillAtEveryStepOfCompactFirst) {
   int crashes = 0, compacted_only = 0;
   for (int n = 1; n < 120; ++n) {
     RefDaughter t("split-kill-cf");
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      RegionSplitOptions o = base;
-      int count = 0;
-      o.checkpoint = [&](const std::string&) {
-        if (++count == n) ::raise(SIGKILL);
-      };
-      ::_exit(Split(t.dir, o).ok() ? 0 : 1);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    const bool crashed = WIFSIGNALED(status);
-    if (!crashed) {
-      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
-    }
+    const bool crashed = SplitCrashedAt(t.dir, base, n);
     crashes += crashed;
     // A compaction killed after its commit record (the region's journal under .tmp/) has its
     // output in place and its inputs not yet archived: the rerun finishes it first.
