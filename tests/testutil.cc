@@ -31,11 +31,42 @@ std::string FuzzSeedDir() {
 
 std::string ProjectTestDataDir() { return std::string(HFILE_SOURCE_DIR) + "/testdata"; }
 
+namespace {
+
+// The temp dirs this process made, removed when it exits after every test passed: a CI run's
+// disk is shared, and one corrupt-file sweep alone writes 2 GB. A failure keeps them to look at
+// (so does HFILE_KEEP_TEST_TMP=1). Only the process that made a dir removes it: a forked child
+// that exits normally (a crash-test child) must not delete what its parent is still checking.
+class TempDirRegistry {
+ public:
+  void Add(const fs::path& p) { dirs_.push_back({p, ::getpid()}); }
+  ~TempDirRegistry() {
+    if (std::getenv("HFILE_KEEP_TEST_TMP") != nullptr) return;
+    if (!::testing::UnitTest::GetInstance()->Passed()) return;
+    for (const auto& [path, pid] : dirs_) {
+      if (pid != ::getpid()) continue;
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  }
+
+ private:
+  std::vector<std::pair<fs::path, pid_t>> dirs_;
+};
+
+TempDirRegistry& Registry() {
+  static TempDirRegistry registry;
+  return registry;
+}
+
+}  // namespace
+
 std::string NewTempDir(const std::string& name) {
   fs::path p = fs::path(HFILE_BINARY_DIR) / "test-tmp" /
                (name + "-" + std::to_string(::getpid()) + "-" + std::to_string(std::rand()));
   fs::remove_all(p);
   fs::create_directories(p);
+  Registry().Add(p);
   return p.string();
 }
 

@@ -15,7 +15,8 @@ std::string FuzzSeedDir();
 std::string DefectsDir();
 // The project's own testdata/ directory.
 std::string ProjectTestDataDir();
-// A fresh empty directory under the build tree, removed at process exit.
+// A fresh empty directory under the build tree, removed when the process exits with every test
+// passed (kept after a failure, or with HFILE_KEEP_TEST_TMP=1).
 std::string NewTempDir(const std::string& name);
 
 std::string ReadFileOrDie(const std::string& path);

@@ -14,3 +14,5 @@ mapfile -t files < <(cut -f1 "$work/cases.tsv" | sed "s|^|$work/|; s|\$|.hfile|"
 "$here/harness.sh" read "${files[@]}" --probes "$work/probes.jsonl" --seeks "$work/seeks.jsonl" \
   --out-dir "$work/hbase" 2> "$work/hbase.stderr" || echo "harness read failed on some files (see $work/hbase.stderr)"
 python3 "$here/check_writer_matrix.py" "$work"
+# Passed: the 1.7 GB matrix is not kept (a failure above exits first and keeps it to look at).
+rm -rf "$work"
