@@ -192,6 +192,19 @@ Status Compact(const CompactionPlan& plan, const CompactOptions& options, Compac
   }
   for (const RegionPlan& planned : plan.regions) {
     if (stop) break;
+    if (planned.referenced_split_parent) {
+      // What HBase leaves after a split until the daughters are compacted: HBase never opens
+      // the parent again, and the daughters' References read its files, so it is left as it
+      // is (not an error: compacting the daughters is what frees it).
+      for (const StorePlan& sp : planned.stores) {
+        StoreResult r;
+        r.region = planned.encoded_name;
+        r.family = sp.family;
+        r.skipped = planned.blockers.front();
+        report->stores.push_back(std::move(r));
+      }
+      continue;
+    }
     if (!planned.blockers.empty() || (!planned.refusals.empty() && !o.force)) {
       for (const auto& why : planned.blockers)
         report->refused.push_back(planned.encoded_name + ": " + why);

@@ -16,6 +16,7 @@
 #include "region/region_set.h"
 #include "region/shell_statement.h"
 #include "region/store_file_reader.h"
+#include "split_table.h"
 #include "store_fixture.h"
 #include "testutil.h"
 
@@ -248,6 +249,32 @@ TEST(Alter, DryRunEstimateIsWithin15PercentOfTheRun) {
   const double r = static_cast<double>(real.compaction.stores[0].bytes_out);
   EXPECT_NEAR(e / r, 1.0, 0.15) << "estimated " << e << ", written " << r;
   EXPECT_LT(r, 0.6 * static_cast<double>(real.compaction.stores[0].bytes_in));
+}
+
+// What HBase's split leaves (daughters' References into an offline parent) is no reason to
+// refuse: the daughters are rewritten with the new codec as real files, the parent is left.
+TEST(Alter, RewritesSplitDaughtersAndLeavesTheParent) {
+  HFILE_REQUIRE_REAL_DATA();
+  SyntheticTable t = MakeTable("alter-split");
+  auto cf = [&](const RegionInfo& r) { return t.table_dir + "/" + r.EncodedName() + "/cf/"; };
+  const auto parent_before = Files(cf(t.parent));
+  AlterReport rep;
+  Status s = Alter(t.table_dir, "alter 't', {NAME => 'cf', COMPRESSION => 'GZ'}", Opts(), &rep);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  for (const auto* r : {&t.a, &t.b}) {
+    const auto files = Files(cf(*r));
+    ASSERT_EQ(files.size(), 1u) << r->EncodedName();
+    EXPECT_EQ(files[0].find('.'), std::string::npos) << files[0] << ": still a Reference";
+    auto reader = Reader::Open(cf(*r) + files[0]);
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    EXPECT_EQ((*reader)->trailer().compression(), Compression::kGz);
+  }
+  EXPECT_EQ(Files(cf(t.parent)), parent_before);
+  bool skipped = false;
+  for (const auto& sr : rep.compaction.stores)
+    skipped = skipped || (sr.region == t.parent.EncodedName() && !sr.skipped.empty());
+  EXPECT_TRUE(skipped);
+  EXPECT_FALSE(fs::exists(t.table_dir + "/.hfile-journal"));
 }
 
 TEST(Alter, RefusesAnUncleanTable) {

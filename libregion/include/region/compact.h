@@ -147,7 +147,8 @@ struct RegionPlan {
   std::string path, encoded_name;
   std::vector<std::string> refusals;        // why the region looks online/unclean (--force)
   std::vector<std::string> blockers;        // why it must never be compacted (no override)
-  // A split parent whose daughters' References still read its files (listed in blockers).
+  // A split parent whose daughters' References still read its files (listed in blockers):
+  // Compact skips it (StoreResult::skipped), as HBase never opens it again.
   bool referenced_split_parent = false;
   std::vector<std::string> recovery;        // leftovers of an interrupted run to finish
   std::vector<StorePlan> stores;
@@ -191,7 +192,8 @@ struct CompactReport {
 };
 
 // Runs (or, with dry_run, simulates) the plan. Refused regions are skipped (listed in
-// `report->refused`, and the Status is NotSupported) unless options.force. Each store is
+// `report->refused`, and the Status is NotSupported) unless options.force; a referenced split
+// parent is skipped without error. Each store is
 // committed or not on its own: a store whose input is damaged, unreadable, of another family
 // or outside its region is refused (nothing of it committed; StoreResult::status says why) and
 // the others go on; an I/O error on the output or an interrupt stops the run after rolling the
