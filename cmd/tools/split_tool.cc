@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "hfile/escape.h"
 #include "region/split.h"
+#include "region/table_descriptor.h"
 #include "region/target.h"
 
 namespace hfile::cli {
@@ -34,10 +35,12 @@ std::string Row(const std::string& row, bool hex) { return hex ? ToHex(row) : To
 
 // `regions` (--table): the region each range goes to, boundaries.size() + 1 names.
 int RunFileSplit(const std::string& file, const std::vector<std::string>& boundaries,
-                 const std::vector<std::string>& regions, bool hex, const std::string& out_dir,
+                 const std::vector<std::string>& regions,
+                 const std::vector<std::string>& families, bool hex, const std::string& out_dir,
                  bool trust, bool json, std::ostream& out, std::ostream& err) {
   region::FileSplitOptions o;
   o.boundaries = boundaries;
+  o.families = families;
   o.out_dir = out_dir;
   o.verify_input = !trust;
   o.cancel = InstallInterruptHandlers();
@@ -212,7 +215,7 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
     if (dry_run) return UsageError(err, kTool, "--dry-run is for a region split");
     if (midkey || into || compact_first)
       return UsageError(err, kTool, "--midkey, --into and --compact-first are for a region split");
-    std::vector<std::string> rows, regions;
+    std::vector<std::string> rows, regions, families;
     if (!table.empty()) {
       size_t used = 0;
       auto t = region::ResolveTargetArgs(table, /*allow_region=*/false, &used);
@@ -223,6 +226,9 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
       if (!b.ok()) return ReportError(err, kTool, b.status());
       rows = std::move(b->boundaries);
       regions = std::move(b->regions);
+      auto d = region::ReadTableDescriptor(t->table_dir);
+      if (!d.ok()) return ReportError(err, kTool, d.status());
+      for (const auto& f : d->descriptor.families()) families.push_back(f.name());
     } else {
       for (const auto& a : SplitCommas(at)) {
         auto b = ParseBytesArg(a, hex);
@@ -230,7 +236,7 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
         rows.push_back(*b);
       }
     }
-    return RunFileSplit(file, rows, regions, hex, out_dir, trust, json, out, err);
+    return RunFileSplit(file, rows, regions, families, hex, out_dir, trust, json, out, err);
   }
   if (!table.empty()) return UsageError(err, kTool, "--table is for --file");
   if (target.empty()) return UsageError(err, kTool, "a region (or --file) is required");

@@ -4,6 +4,7 @@
 #include "region/split.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -130,6 +131,20 @@ Status SplitFile(const std::string& path, const FileSplitOptions& o, FileSplitRe
   ico.full = o.verify_input;
   HFILE_RETURN_IF_ERROR(CheckInput(*reader, ico));
   HFILE_ASSIGN_OR_RETURN(WriterOptions settings, SettingsOf(*reader));
+  if (!o.families.empty()) {
+    auto first = reader->NewIterator();
+    first->SeekToFirst();
+    HFILE_RETURN_IF_ERROR(first->status());
+    if (first->Valid()) {
+      const std::string family = first->cell().family().ToString();
+      if (std::find(o.families.begin(), o.families.end(), family) == o.families.end())
+        return Status::InvalidArgument(
+            fmt::format("the file's family '{}' is not one of the table's ({}): completebulkload "
+                        "would refuse its pieces", ToStringBinary(family),
+                        fmt::join(o.families, ", ")),
+            path);
+    }
+  }
 
   const std::string staging = JoinPath(o.out_dir, "." + NewStagingName("split"));
   HFILE_RETURN_IF_ERROR(MakeDir(staging));

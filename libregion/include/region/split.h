@@ -68,6 +68,9 @@ struct FileSplitOptions {
   // Rows, sorted and distinct (InvalidArgument otherwise); none: one output with every cell.
   std::vector<std::string> boundaries;
   std::string out_dir;                  // must exist
+  // Non-empty (a split for a table): the file's family must be one of these, as
+  // completebulkload refuses another (InvalidArgument, nothing written).
+  std::vector<std::string> families;
   bool verify_input = true;             // CheckInput's full VerifyFile
   const std::atomic<bool>* cancel = nullptr;
 };
