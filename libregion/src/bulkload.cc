@@ -160,17 +160,25 @@ Status PlanInto(const BulkLoadOptions& o, const TableDescriptor& desc,
     for (const auto& why : r.blockers) plan->refused.push_back(r.encoded_name + ": " + why);
     if (!o.force)
       for (const auto& why : r.refusals) plan->refused.push_back(r.encoded_name + ": " + why);
-    int64_t max_seq = 0;
     for (const auto& sp : r.stores) {
-      if (!sp.error.ok()) return sp.error.WithContext(r.encoded_name + "/" + sp.family);
       if (sp.skip_reason.starts_with("store-file tracker") &&
           std::find(families.begin(), families.end(), sp.family) != families.end())
         return Status::NotSupported(r.encoded_name + "/" + sp.family, sp.skip_reason);
-      for (const auto& f : sp.files) max_seq = std::max(max_seq, f.sequence_id);
     }
-    if (auto edits = ListDir(JoinPath(r.path, "recovered.edits")); edits.ok())
-      for (const auto& e : *edits)
-        if (auto n = SeqIdMarker(e.name)) max_seq = std::max(max_seq, *n);
+    // The sequence ids of every store (also those compaction leaves alone, e.g. MOB), as
+    // HRegion's open takes the maximum over all of them and the markers.
+    HFILE_ASSIGN_OR_RETURN(RegionDir dir, ScanRegionDir(cp.root_dir, r.path, &desc));
+    int64_t max_seq = 0;
+    for (const auto& fam : dir.families) {
+      for (const auto& sf : fam.store_files) {
+        auto seq = ReadStoreFileSequence(sf);
+        if (!seq.ok())
+          return seq.status().WithContext("cannot read the sequence id of " + sf.path);
+        max_seq = std::max(max_seq, seq->sequence_id);
+      }
+    }
+    for (const auto& e : dir.recovered_edits)
+      if (auto n = SeqIdMarker(e)) max_seq = std::max(max_seq, *n);
     it->second->sequence_id = max_seq + 1;
   }
   for (const auto& r : plan->regions)

@@ -666,6 +666,37 @@ TEST(BulkLoadInto, NamesAndSequenceIdsPerRegion) {
   for (const auto& f : rep2.files) EXPECT_EQ(f.sequence_id, 19) << f.path;
 }
 
+// The region's highest sequence id is over all its stores, not only the loaded families', and
+// also over a store the compaction checks leave alone (g made a MOB family here).
+TEST(BulkLoadInto, SequenceIdAboveEveryStoreOfTheRegion) {
+  Table t = MakeIntoTable("bulkload_into_other_family");
+  auto d = ReadTableDescriptor(t.dir);
+  ASSERT_TRUE(d.ok());
+  TableDescriptor desc(d->descriptor.name());
+  for (const auto& f : d->descriptor.families()) {
+    FamilyDescriptor c = f;
+    if (c.name() == "g") c.SetValue(family_key::kIsMob, "true");
+    desc.AddFamily(c);
+  }
+  fs::remove_all(t.dir + "/.tabledesc");
+  ASSERT_TRUE(WriteTableDescriptor(t.dir, desc).ok());
+  const std::string last = t.dir + "/" + t.regions[2].EncodedName();
+  fs::create_directories(last + "/g");
+  store_fixture::WriteStoreFile(last + "/g/cccc0001", {store_fixture::Put("v", "g", "q", 300)},
+                                300);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q", "-Dimporttsv.timestamp=100"},
+                   {WriteInput(t.root, "o.tsv", "a\tA\nu\tU\n")});
+  o.out_dir.clear();
+  o.into = true;
+  BulkLoadReport rep;
+  ASSERT_TRUE(Load(o, &rep).ok());
+  ASSERT_EQ(rep.files.size(), 2u);
+  for (const auto& f : rep.files) {
+    EXPECT_EQ(f.family, "f");
+    EXPECT_EQ(f.sequence_id, f.region == t.regions[2].EncodedName() ? 301 : 18) << f.path;
+  }
+}
+
 TEST(BulkLoadInto, Refusals) {
   Table t = MakeIntoTable("bulkload_into_refuse");
   std::string in = WriteInput(t.root, "r.tsv", "a\tA\tgA\n");
