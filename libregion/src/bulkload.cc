@@ -154,13 +154,16 @@ Status PlanInto(const BulkLoadOptions& o, const TableDescriptor& desc,
   for (const auto& r : cp.regions) {
     auto it = by_name.find(r.encoded_name);
     if (it == by_name.end()) {
-      plan->skipped.push_back(r.encoded_name + ": not a region rows go to (a split parent or a replica)");
+      plan->skipped.push_back(r.encoded_name +
+                              ": not a region rows go to (a split parent or a replica)");
       continue;
     }
     for (const auto& why : r.blockers) plan->refused.push_back(r.encoded_name + ": " + why);
     if (!o.force)
       for (const auto& why : r.refusals) plan->refused.push_back(r.encoded_name + ": " + why);
     for (const auto& sp : r.stores) {
+      // Never plan around an unreadable file: its sequence id could be the region's highest.
+      if (!sp.error.ok()) return sp.error.WithContext(r.encoded_name + "/" + sp.family);
       if (sp.skip_reason.starts_with("store-file tracker") &&
           std::find(families.begin(), families.end(), sp.family) != families.end())
         return Status::NotSupported(r.encoded_name + "/" + sp.family, sp.skip_reason);
