@@ -1,4 +1,5 @@
-// `hfile bulkload`: ImportTsv's options (-D properties or flags) + --table/--out -> PlanBulkLoad
+// `hfile bulkload`: ImportTsv's options (-D properties or flags) + --table/--out (or --into)
+// -> PlanBulkLoad
 // + RunBulkLoad; bad lines on stderr, the counts always, a text or JSON summary. The logic lives
 // in region/bulkload.h; the input options in region/import_options.h.
 #include <CLI/CLI.hpp>
@@ -60,7 +61,10 @@ std::string Row(const std::string& r) { return ToStringBinary(r); }
 void PrintPlan(const region::BulkLoadPlan& p, const region::BulkLoadOptions& o,
                std::ostream& out) {
   const bool splits = o.split_rows.has_value();
-  if (p.create_splits > 0) {
+  if (p.into) {
+    out << fmt::format("bulk load into table {} ({} regions), placed into the regions' family "
+                       "dirs\n", p.table, p.regions.size());
+  } else if (p.create_splits > 0) {
     out << fmt::format("bulk load into table {} ({} ranges computed from the data) -> {}\n",
                        p.table, p.create_splits, o.out_dir);
   } else {
@@ -68,8 +72,12 @@ void PrintPlan(const region::BulkLoadPlan& p, const region::BulkLoadOptions& o,
                        splits ? "ranges from --splits" : "regions", o.out_dir);
   }
   for (const auto& r : p.regions)
-    out << fmt::format("  {} {} [{}, {})\n", splits ? "range" : "region", r.encoded_name,
-                       Row(r.info.start_key), Row(r.info.end_key));
+    out << fmt::format("  {} {} [{}, {}){}\n", splits ? "range" : "region", r.encoded_name,
+                       Row(r.info.start_key), Row(r.info.end_key),
+                       p.into ? fmt::format(" -> _SeqId_{}_", r.sequence_id) : "");
+  for (const auto& s : p.skipped) out << "  skipped " << s << "\n";
+  for (const auto& s : p.recovery) out << "  to recover first: " << s << "\n";
+  for (const auto& s : p.refused) out << "  refused: " << s << "\n";
   for (const auto& f : p.families)
     out << fmt::format("  family {}: COMPRESSION {}, DATA_BLOCK_ENCODING {}, BLOOMFILTER {}, "
                        "BLOCKSIZE {}\n",
@@ -93,26 +101,29 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
                            Json(std::string(region::BadLineReasonName(reason))), n);
   std::string files;
   for (const auto& f : r.files)
-    files += fmt::format("{}{{\"region\":{},\"family\":{},\"path\":{},\"cells\":{},\"bytes\":{}}}",
-                         files.empty() ? "" : ",", Json(f.region), Json(f.family), Json(f.path),
-                         f.cells, f.file_size);
+    files += fmt::format(
+        "{}{{\"region\":{},\"family\":{},\"path\":{},{}\"cells\":{},\"bytes\":{}}}",
+        files.empty() ? "" : ",", Json(f.region), Json(f.family), Json(f.path),
+        p.into ? fmt::format("\"sequence_id\":{},", f.sequence_id) : "", f.cells, f.file_size);
   std::string regions;
   for (const auto& reg : p.regions)
-    regions += fmt::format("{}{{\"region\":{},\"start\":{},\"end\":{}}}",
+    regions += fmt::format("{}{{\"region\":{},\"start\":{},\"end\":{}{}}}",
                            regions.empty() ? "" : ",", Json(reg.encoded_name),
-                           Json(Row(reg.info.start_key)), Json(Row(reg.info.end_key)));
+                           Json(Row(reg.info.start_key)), Json(Row(reg.info.end_key)),
+                           p.into ? fmt::format(",\"sequence_id\":{}", reg.sequence_id) : "");
   std::string split_rows;
   for (const auto& row : r.split_rows)
     split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
   return fmt::format(
-      "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
+      "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"into\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
       "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
       "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"
-      "\"files\":[{}],\"bytes\":{},"
+      "\"files\":[{}],\"bytes\":{},\"completed_by_recovery\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
-      Json(p.table), Json(o.out_dir), dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
+      Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
       regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons,
       r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written,
+      r.completed_by_recovery,
       o.memory_bytes, r.sort_runs, r.sort_spilled_bytes, r.seconds);
 }
 
@@ -157,7 +168,7 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
                kTool};
   AddStandardFlags(app);
   std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, splits, crash_at;
-  bool dry_run = false, json = false, no_progress = false;
+  bool dry_run = false, json = false, no_progress = false, into = false, force = false;
   std::optional<int64_t> now;
   size_t create_splits = 0;
   app.add_option("--table", table,
@@ -165,8 +176,11 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
       ->required();
   app.add_option("--root", root, "HBase root dir, for --table [ns:]name");
   app.add_option("--out", out_dir,
-                 "Output dir for completebulkload: <DIR>/<family>/<file>; absent or empty")
-      ->required();
+                 "Output dir for completebulkload: <DIR>/<family>/<file>; absent or empty");
+  app.add_flag("--into", into,
+               "HBase stopped: place the files into the table's regions as completebulkload "
+               "would (<uuid>_SeqId_<n>_), committed through the table's journal");
+  app.add_flag("--force", force, "--into: load a table that looks online or unclean");
   app.add_option("--splits", splits,
                  "Cut the output at the rows of this file (one per line, \\xNN escapes) instead "
                  "of at the table's regions");
@@ -216,7 +230,21 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
       return UsageError(err, kTool, "--out and importtsv.bulk.output name different dirs");
     out_dir = im->bulk_output;
   }
+  if (into) {
+    if (!out_dir.empty())
+      return UsageError(err, kTool, "--into and --out (importtsv.bulk.output) exclude each other");
+    if (!splits.empty() || create_splits > 0)
+      return UsageError(err, kTool,
+                        "--into loads at the table's regions: --splits and --create-splits do "
+                        "not apply");
+  } else if (out_dir.empty()) {
+    return UsageError(err, kTool, "--out DIR (or --into) is required");
+  } else if (force) {
+    return UsageError(err, kTool, "--force applies to --into only");
+  }
   o.out_dir = out_dir;
+  o.into = into;
+  o.force = force;
   o.temp_dir = temp_dir;
   auto mem = ParseSize(memory);
   if (!mem.ok() || *mem < region::kMinSorterMemory) {
@@ -287,8 +315,12 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
     out << ReportJson(*plan, o, rep, s, false);
   } else {
     for (const auto& d : rep.removed_stale) out << "removed a killed run's " << d << "\n";
+    for (const auto& d : rep.recovered) out << "recovered: " << d << "\n";
+    if (rep.completed_by_recovery)
+      out << "a killed run's load had committed: the recovery above finished it, nothing more "
+             "was loaded (run again to load the input once more)\n";
     out << rep.parse.ToString() << "\n";
-    if (s.ok()) {
+    if (s.ok() && !rep.completed_by_recovery) {
       for (const auto& f : rep.files)
         out << fmt::format("  {}/{}: {} cells, {} bytes  {}\n", f.region, f.family, f.cells,
                            f.file_size, f.path);
@@ -298,13 +330,17 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
         out << "split rows: [" << rows << "'] (create the table with SPLITS => these)\n";
       }
       out << fmt::format("{} cells ({} duplicates dropped, the last line kept) -> {} files, "
-                         "{} bytes in {}; sort: {} runs spilled ({} bytes)\n",
+                         "{} bytes {}; sort: {} runs spilled ({} bytes)\n",
                          rep.cells_written, rep.duplicates_dropped, rep.files.size(),
-                         rep.bytes_written, o.out_dir, rep.sort_runs, rep.sort_spilled_bytes);
+                         rep.bytes_written,
+                         o.into ? "placed into the table (committed, verified)" : "in " + o.out_dir,
+                         rep.sort_runs, rep.sort_spilled_bytes);
     }
   }
-  if (int sig = InterruptExitCode()) {
-    err << kTool << ": interrupted: nothing was written to " << o.out_dir << "\n";
+  // --into: a signal after the commit record does not undo the load; it is reported as done.
+  if (int sig = InterruptExitCode(); sig != 0 && !(o.into && s.ok())) {
+    err << kTool << ": interrupted: nothing was written to "
+        << (o.into ? "the table" : o.out_dir) << "\n";
     return sig;
   }
   if (!s.ok()) return ReportError(err, kTool, s);

@@ -45,6 +45,10 @@ class Verifier {
                                   incomplete_data_blocks_));
     }
     CheckMetaIndex();
+    // A read error in the index or a bloom is not proof of damage either (see io_error).
+    for (const Status* s : {&index_.io_error(), general_ ? &general_->io_error() : nullptr,
+                            delete_family_ ? &delete_family_->io_error() : nullptr})
+      if (s != nullptr && !s->ok() && report_->io_error.ok()) report_->io_error = *s;
     // Every denied key is a warning; only the first few of each bloom are listed.
     for (const auto* scan : {general_ ? &*general_ : nullptr,
                              delete_family_ ? &*delete_family_ : nullptr}) {

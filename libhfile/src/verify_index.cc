@@ -29,6 +29,7 @@ bool IndexWalker::Descend(uint64_t offset, uint32_t size, const std::string& par
   if (s.ok()) s = l->view.Init(l->block.body);
   if (s.ok() && l->view.size() == 0) s = Status::Corruption("index block has no entries");
   if (!s.ok()) {
+    if (s.IsIOError() && io_error_.ok()) io_error_ = s;
     problem_(static_cast<int64_t>(offset), BlockTypeName(want).data(), s.message());
     failed_ = true;
     return false;
@@ -101,6 +102,7 @@ BloomScanner::Answer BloomScanner::Probe(const Slice& hash_key, const Slice& ind
           fmt::format("bloom chunk index points at a {} block", BlockTypeName(chunk_.header.type)));
     }
     chunk_ok_ = s.ok();
+    if (s.IsIOError() && io_error_.ok()) io_error_ = s;
     if (!s.ok() && bad_chunks_.insert(chunk).second) {
       problem_(static_cast<int64_t>(c.offset), "BLOOM_CHUNK", s.message());
     }

@@ -28,6 +28,8 @@ class IndexWalker {
   bool Next(uint64_t* offset, uint32_t* size, std::string* key);
   // Index blocks (leaf, intermediate) read so far.
   uint64_t index_blocks_read() const { return index_blocks_read_; }
+  // The first read of an index block that failed with an I/O error (also reported).
+  const Status& io_error() const { return io_error_; }
 
  private:
   struct Level;
@@ -40,6 +42,7 @@ class IndexWalker {
   std::vector<std::unique_ptr<Level>> stack_;
   uint64_t index_blocks_read_ = 0;
   bool failed_ = false;
+  Status io_error_;
 };
 
 // Tests the keys of the cells, in file order, against one compound bloom as HBase's
@@ -59,6 +62,8 @@ class BloomScanner {
   uint64_t hbase_denials() const { return hbase_denials_; }
   uint64_t hbase_denials_reported() const { return std::min<uint64_t>(hbase_denials_, kListed); }
   const std::string& last_index_key() const { return last_index_key_; }
+  // The first read of a chunk that failed with an I/O error (also reported).
+  const Status& io_error() const { return io_error_; }
 
  private:
   static constexpr uint64_t kListed = 5;  // problems listed per bloom and kind
@@ -72,6 +77,7 @@ class BloomScanner {
   ProblemSink problem_, warning_;
   BlockReader reader_;
   Block chunk_;
+  Status io_error_;
   int loaded_ = -1;
   bool chunk_ok_ = false;
   std::set<int> bad_chunks_;

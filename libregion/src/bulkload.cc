@@ -16,9 +16,13 @@
 #include "fs_util.h"
 #include "hfile/escape.h"
 #include "region/cell_sorter.h"
+#include "region/commit.h"
+#include "region/compact.h"
 #include "region/layout.h"
 #include "region/line_source.h"
+#include "region/store_file_sequence.h"
 #include "region/store_writer.h"
+#include "region/target.h"
 #include "region/vector_iterator.h"
 
 namespace hfile::region {
@@ -105,6 +109,87 @@ Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir) {
   return regions;
 }
 
+// "<n>.seqid" -> n (the markers HBase writes into recovered.edits/ when it opens a region).
+std::optional<int64_t> SeqIdMarker(const std::string& name) {
+  if (!name.ends_with(".seqid")) return std::nullopt;
+  const std::string n = name.substr(0, name.size() - 6);
+  if (n.empty() || n.size() > 18 || n.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stoll(n);
+}
+
+// --into: the online/unclean checks of every region the rows go to, and the sequence id each
+// region's files get: one more than the highest the region holds. Split parents (not in
+// `plan->regions`) are left alone, as LoadRegions leaves them.
+Status PlanInto(const BulkLoadOptions& o, const TableDescriptor& desc,
+                const std::vector<std::string>& families, BulkLoadPlan* plan) {
+  plan->into = true;
+  const CommitScope scope{o.table_dir, ""};
+  plan->recovery = DescribeRecovery(scope);
+  HFILE_ASSIGN_OR_RETURN(auto journal, ReadJournal(scope));
+  if (journal && journal->state == JournalState::State::kPending)
+    return Status::NotSupported(
+        fmt::format("the table's journal holds pending work of hfile-{}; run hfile-{} on the "
+                    "table to finish it before loading into it",
+                    journal->transaction.tool, journal->transaction.tool),
+        o.table_dir);
+  // A store whose files a tracker lists (2.5+ FILE tracker) would never see a file put into
+  // its directory.
+  for (const auto& name : families) {
+    std::string tracker = desc.store_file_tracker();
+    if (auto v = desc.FindFamily(name)->GetConfiguration(table_key::kStoreFileTracker))
+      tracker = *v;
+    if (tracker != "DEFAULT")
+      return Status::NotSupported(fmt::format(
+          "family {} uses the store-file tracker {}: HBase would not see files placed into its "
+          "directory (use --out and completebulkload)", name, tracker));
+  }
+  CompactOptions check;
+  check.dry_run = true;
+  check.force = o.force;
+  check.descriptor = &desc;
+  HFILE_ASSIGN_OR_RETURN(CompactionPlan cp, PlanCompaction(o.table_dir, check));
+  std::map<std::string, BulkLoadRegion*> by_name;
+  for (auto& r : plan->regions) by_name[r.encoded_name] = &r;
+  for (const auto& r : cp.regions) {
+    auto it = by_name.find(r.encoded_name);
+    if (it == by_name.end()) {
+      plan->skipped.push_back(r.encoded_name +
+                              ": not a region rows go to (a split parent or a replica)");
+      continue;
+    }
+    for (const auto& why : r.blockers) plan->refused.push_back(r.encoded_name + ": " + why);
+    if (!o.force)
+      for (const auto& why : r.refusals) plan->refused.push_back(r.encoded_name + ": " + why);
+    for (const auto& sp : r.stores) {
+      // Never plan around an unreadable file: its sequence id could be the region's highest.
+      if (!sp.error.ok()) return sp.error.WithContext(r.encoded_name + "/" + sp.family);
+      if (sp.skip_reason.starts_with("store-file tracker") &&
+          std::find(families.begin(), families.end(), sp.family) != families.end())
+        return Status::NotSupported(r.encoded_name + "/" + sp.family, sp.skip_reason);
+    }
+    // The sequence ids of every store (also those compaction leaves alone, e.g. MOB), as
+    // HRegion's open takes the maximum over all of them and the markers.
+    HFILE_ASSIGN_OR_RETURN(RegionDir dir, ScanRegionDir(cp.root_dir, r.path, &desc));
+    int64_t max_seq = 0;
+    for (const auto& fam : dir.families) {
+      for (const auto& sf : fam.store_files) {
+        auto seq = ReadStoreFileSequence(sf);
+        if (!seq.ok())
+          return seq.status().WithContext("cannot read the sequence id of " + sf.path);
+        max_seq = std::max(max_seq, seq->sequence_id);
+      }
+    }
+    for (const auto& e : dir.recovered_edits)
+      if (auto n = SeqIdMarker(e)) max_seq = std::max(max_seq, *n);
+    it->second->sequence_id = max_seq + 1;
+  }
+  for (const auto& r : plan->regions)
+    if (r.sequence_id < 0)
+      return Status::Corruption("the region was not planned", r.encoded_name);
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> ReadSplitsFile(const std::string& path) {
@@ -135,7 +220,15 @@ Result<std::vector<std::string>> ReadSplitsFile(const std::string& path) {
 
 Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
   if (o.table_dir.empty()) return Status::InvalidArgument("a table is required");
-  if (o.out_dir.empty()) return Status::InvalidArgument("an output directory is required");
+  if (o.into) {
+    if (!o.out_dir.empty())
+      return Status::InvalidArgument("--into and an output directory exclude each other");
+    if (o.split_rows || o.create_splits > 0)
+      return Status::InvalidArgument(
+          "--into loads at the table's own regions: --splits and --create-splits do not apply");
+  } else if (o.out_dir.empty()) {
+    return Status::InvalidArgument("an output directory (or --into) is required");
+  }
   BulkLoadPlan plan;
   HFILE_ASSIGN_OR_RETURN(LoadedTableDescriptor desc, ReadTableDescriptor(o.table_dir));
   plan.table = desc.descriptor.name().ToString();
@@ -228,6 +321,10 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
     plan.temp_dir = t != nullptr && *t != '\0' ? t : "/tmp";
   }
 
+  if (o.into) {
+    HFILE_RETURN_IF_ERROR(PlanInto(o, desc.descriptor, names, &plan));
+    return plan;
+  }
   if (fs::path(o.out_dir).lexically_normal() == fs::path(o.table_dir).lexically_normal())
     return Status::InvalidArgument("the output directory is the table's directory");
   std::error_code ec;
@@ -272,13 +369,97 @@ class StagingGuard {
   std::string dir_;
 };
 
+// --into: rolls the table's transaction back unless released (at the commit, after which only
+// RecoverTransaction may finish it).
+class TransactionGuard {
+ public:
+  explicit TransactionGuard(CommitScope scope) : scope_(std::move(scope)) {}
+  ~TransactionGuard() {
+    if (armed_) (void)AbortTransaction(scope_);
+  }
+  void Release() { armed_ = false; }
+
+ private:
+  CommitScope scope_;
+  bool armed_ = true;
+};
+
 bool Cancelled(const std::atomic<bool>* c) {
   return c != nullptr && c->load(std::memory_order_relaxed);
 }
 
+// The committed files as HBase lists them: each in its region's family dir, the size written
+// and verified, read with the region's sequence id as a bulk-loaded file.
+Status VerifyPlaced(const BulkLoadOptions& o, const std::vector<BulkLoadFile>& files) {
+  HFILE_ASSIGN_OR_RETURN(Target target, ResolveTarget(o.table_dir));
+  HFILE_ASSIGN_OR_RETURN(LoadedTableDescriptor desc, ReadTableDescriptor(o.table_dir));
+  std::map<std::string, RegionDir> regions;
+  for (const auto& f : files) {
+    auto it = regions.find(f.region);
+    if (it == regions.end()) {
+      HFILE_ASSIGN_OR_RETURN(RegionDir r, ScanRegionDir(target.root_dir,
+                                                        JoinPath(o.table_dir, f.region),
+                                                        &desc.descriptor));
+      it = regions.emplace(f.region, std::move(r)).first;
+    }
+    const FamilyDir* fam = it->second.FindFamily(f.family);
+    const std::string name = fs::path(f.path).filename().string();
+    const StoreFile* sf = nullptr;
+    if (fam != nullptr)
+      for (const auto& s : fam->store_files)
+        if (s.name.name == name) sf = &s;
+    if (sf == nullptr || sf->size != f.file_size)
+      return Status::Corruption("the placed file is missing or not the one verified", f.path);
+    HFILE_ASSIGN_OR_RETURN(StoreFileSequence seq, ReadStoreFileSequence(*sf));
+    if (seq.sequence_id != f.sequence_id || !seq.bulk_loaded || !seq.reset_cell_sequence_ids)
+      return Status::Corruption(fmt::format(
+          "{} reads with sequence id {} (bulk-loaded: {}), not as a bulk-loaded file of "
+          "sequence id {}", f.path, seq.sequence_id, seq.bulk_loaded, f.sequence_id));
+  }
+  return Status::OK();
+}
+
+Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadReport* report);
+
 }  // namespace
 
 Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadReport* report) {
+  if (!plan.into) return RunPlanned(plan, o, report);
+  auto refuse = [](const BulkLoadPlan& p) {
+    std::string why;
+    for (const auto& r : p.refused) why += (why.empty() ? "" : "; ") + r;
+    return Status::NotSupported(fmt::format(
+        "the table looks online or unclean ({}); nothing was changed (--force overrides the "
+        "online/unclean checks)", why));
+  };
+  if (!plan.refused.empty()) return refuse(plan);
+  DirLock lock;
+  HFILE_RETURN_IF_ERROR(lock.Acquire(o.table_dir));
+  if (!plan.recovery.empty()) {
+    const CommitScope scope{o.table_dir, ""};
+    HFILE_ASSIGN_OR_RETURN(auto journal, ReadJournal(scope));
+    CommitOptions copts;
+    copts.now_ms = o.now_ms;
+    HFILE_RETURN_IF_ERROR(RecoverTransaction(scope, copts, &report->recovered));
+    // A killed load that had committed is finished by the recovery: the rerun of the same
+    // command must not load the same lines a second time.
+    if (journal && journal->state == JournalState::State::kCommit &&
+        journal->transaction.tool == "bulkload") {
+      report->completed_by_recovery = true;
+      return Status::OK();
+    }
+  }
+  // Planned again under the lock: the sequence ids of what is there now.
+  HFILE_ASSIGN_OR_RETURN(BulkLoadPlan again, PlanBulkLoad(o));
+  if (!again.recovery.empty())
+    return Status::IOError("the interrupted transaction could not be finished", o.table_dir);
+  if (!again.refused.empty()) return refuse(again);
+  return RunPlanned(again, o, report);
+}
+
+namespace {
+
+Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadReport* report) {
   const auto start = std::chrono::steady_clock::now();
   auto finish_time = [&] {
     report->seconds =
@@ -286,8 +467,9 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
   };
   const int64_t now = o.now_ms > 0 ? o.now_ms : NowMs();
   std::string parent, name;
-  SplitOut(o.out_dir, &parent, &name);
-  for (const auto& [dir, pid] : StagingDirs(parent, name)) {
+  if (!plan.into) SplitOut(o.out_dir, &parent, &name);
+  for (const auto& [dir, pid] :
+       plan.into ? std::vector<std::pair<std::string, long>>{} : StagingDirs(parent, name)) {
     if (PidAlive(pid)) continue;
     std::error_code ec;
     fs::remove_all(dir, ec);
@@ -367,15 +549,31 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
   HFILE_ASSIGN_OR_RETURN(auto it, sorter->Finish());
   if (o.checkpoint) o.checkpoint("sorted");
 
-  // Write: one StoreWriter per family, routing by row into the regions.
-  std::error_code ec;
-  fs::create_directories(parent, ec);
-  if (::mkdir(plan.staging_dir.c_str(), 0755) != 0)
-    return ErrnoStatus("cannot create staging directory", plan.staging_dir);
-  StagingGuard guard(plan.staging_dir);
+  // Write: one StoreWriter per family, routing by row into the regions. --into stages in the
+  // table dir, named by the transaction's intent record (so a kill is rolled back by recovery).
+  const CommitScope scope{o.table_dir, ""};
+  CommitOptions copts;
+  copts.now_ms = o.now_ms;
+  copts.checkpoint = o.checkpoint;
+  Transaction t;
+  std::string staging = plan.staging_dir;
+  std::optional<TransactionGuard> transaction;
+  if (plan.into) {
+    t.tool = "bulkload";
+    t.staging = "." + NewStagingName("bulkload");
+    staging = JoinPath(o.table_dir, t.staging);
+    HFILE_RETURN_IF_ERROR(BeginTransaction(scope, t, copts));
+    transaction.emplace(scope);
+  } else {
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+  }
+  if (::mkdir(staging.c_str(), 0755) != 0)
+    return ErrnoStatus("cannot create staging directory", staging);
+  StagingGuard guard(plan.into ? std::string() : staging);  // --into: the transaction's
   std::map<std::string, size_t, std::less<>> writer_of;
   for (size_t i = 0; i < plan.families.size(); ++i) {
-    const std::string dir = JoinPath(plan.staging_dir, plan.families[i].name);
+    const std::string dir = JoinPath(staging, plan.families[i].name);
     if (::mkdir(dir.c_str(), 0755) != 0) return ErrnoStatus("cannot create", dir);
     writer_of[plan.families[i].name] = i;
   }
@@ -386,7 +584,7 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
     writers.clear();
     for (const auto& f : plan.families) {
       StoreWriterOptions wo;
-      wo.dir = JoinPath(plan.staging_dir, f.name);
+      wo.dir = JoinPath(staging, f.name);
       wo.writer = f.writer;
       wo.writer.create_time_ms = now;
       wo.writer.bulkload_timestamp = now;
@@ -409,9 +607,18 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
       for (const auto& out : outs) {
         const std::string region = computed ? "range-" + std::to_string(computed_range)
                                             : plan.regions[out.range].encoded_name;
-        report->files.push_back(BulkLoadFile{region, fam,
-                                             JoinPath(JoinPath(o.out_dir, fam), out.name),
-                                             out.cells, out.file_size});
+        BulkLoadFile file{region, fam, JoinPath(JoinPath(o.out_dir, fam), out.name), -1,
+                          out.cells, out.file_size};
+        if (plan.into) {
+          // The name HRegionFileSystem.bulkLoadStoreFile gives a file loaded with sequence id
+          // n: a fresh UUID (the staged file's own) + "_SeqId_<n>_".
+          file.sequence_id = plan.regions[out.range].sequence_id;
+          const std::string placed =
+              fmt::format("{}/{}/{}_SeqId_{}_", region, fam, out.name, file.sequence_id);
+          t.Put(t.staging + "/" + fam + "/" + out.name, placed);
+          file.path = JoinPath(o.table_dir, placed);
+        }
+        report->files.push_back(std::move(file));
         report->bytes_written += out.file_size;
       }
       files_of[i] += outs.size();
@@ -463,7 +670,7 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
   for (size_t i = 0; i < plan.families.size(); ++i) {
     const std::string& fam = plan.families[i].name;
     const bool empty = files_of[i] == 0;
-    const std::string fam_dir = JoinPath(plan.staging_dir, fam);
+    const std::string fam_dir = JoinPath(staging, fam);
     if (empty) {
       // No cell of this family: no directory either (completebulkload would list it for nothing).
       if (::rmdir(fam_dir.c_str()) != 0) return ErrnoStatus("cannot remove", fam_dir);
@@ -471,17 +678,35 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
     }
     HFILE_RETURN_IF_ERROR(SyncDir(fam_dir));
   }
-  HFILE_RETURN_IF_ERROR(SyncDir(plan.staging_dir));
+  HFILE_RETURN_IF_ERROR(SyncDir(staging));
   if (o.checkpoint) o.checkpoint("written");
   if (Cancelled(o.cancel)) return Status::IOError("interrupted", "nothing was written");
 
+  if (plan.into) {
+    if (t.steps.empty()) {  // no cell: nothing to load; the guard rolls the intent back
+      finish_time();
+      return Status::OK();
+    }
+    // THE COMMIT POINT is the commit record CommitTransaction writes first; from then on only
+    // a rerun's recovery (never a roll back) may finish it.
+    transaction->Release();
+    HFILE_RETURN_IF_ERROR(CommitTransaction(scope, t, copts));
+    HFILE_RETURN_IF_ERROR(VerifyPlaced(o, report->files));
+    if (o.checkpoint) o.checkpoint("verified");
+    if (o.checkpoint) o.checkpoint("published");
+    finish_time();
+    return Status::OK();
+  }
+
   // Publish: one rename makes every file appear at once (rename(2) replaces an empty dir).
-  HFILE_RETURN_IF_ERROR(RenameFile(plan.staging_dir, o.out_dir));
+  HFILE_RETURN_IF_ERROR(RenameFile(staging, o.out_dir));
   guard.Release();
   HFILE_RETURN_IF_ERROR(SyncDir(parent));
   if (o.checkpoint) o.checkpoint("published");
   finish_time();
   return Status::OK();
 }
+
+}  // namespace
 
 }  // namespace hfile::region

@@ -897,6 +897,9 @@ class TableTxnScenario:
     def rerun_ok(self, rc, out, err, before_rerun):
         return rc == 0
 
+    def rerun_needed(self, root, before_rerun):
+        return True
+
     def run_case(self, case, idx):
         root = self.layout(os.path.join(self.base, f"c{idx}"))
         log = os.path.join(self.base, f"c{idx}.log")
@@ -909,6 +912,11 @@ class TableTxnScenario:
         self.check_originals(root, fails)
         self.check_served(root, fails)
         before_rerun = self.snapshot(root)
+        if not self.rerun_needed(root, before_rerun):
+            strays = self.stray(root)
+            if strays:
+                fails.add("stale-temp", f"after the finished run: {', '.join(strays)}")
+            return fails, self.repro(case, root)
         rc2, out2, err2 = self.t.run(self.argv(root))
         if not self.rerun_ok(rc2, out2, err2, before_rerun):
             fails.add("rerun-exit", f"rerun exited {rc2}: {(err2.strip() or out2.strip())[-300:]}")
@@ -960,6 +968,61 @@ class SplitScenario(TableTxnScenario):
         # The parent is gone once the split is done: a rerun then has nothing to split (a
         # missing path, 3) and nothing to finish.
         return rc == 0 or (rc == 3 and before_rerun == self.after)
+
+
+class BulkLoadIntoScenario(TableTxnScenario):
+    """hfile-bulkload --into of a generated TSV (families a and b) into the generator's table:
+    one table transaction (staged files put into the region's family dirs). Its sort dir is
+    under the fault prefix too."""
+
+    def __init__(self, tools, work, lines=3000):
+        self.input = os.path.join(work, "bulkload-into.tsv")
+        with open(self.input, "w") as f:
+            for i in range(lines):
+                f.write(f"row{(i * 7919) % 2000:05d}\tia{i}\tib{i}\n")
+        super().__init__(tools, work, "bulkload-into", files=2, cells=300)
+
+    def layout(self, root):
+        super().layout(root)
+        os.makedirs(os.path.join(root, "tmp"), exist_ok=True)
+        return root
+
+    def argv(self, root):
+        return [self.t.path("hfile-bulkload"), "--now", NOW_MS, "--no-progress", "--into",
+                "--table", self.table(root), "--temp-dir", os.path.join(root, "tmp"),
+                "--columns", "HBASE_ROW_KEY,a:q,b:q", self.input]
+
+    def cases(self):
+        # Family b's files and dirs go through the same calls as family a's: a's stand for both.
+        return [c for c in super().cases()
+                if not re.match(r"(family b dir|b/)", c.note or "")]
+
+    def journal_state(self, root):
+        try:
+            with open(os.path.join(self.table(root), ".hfile-journal")) as f:
+                return next((l.split()[1] for l in f if l.startswith("state ")), "?")
+        except FileNotFoundError:
+            return None
+
+    def check_served(self, root, fails):
+        # Between the commit record and the last put, some stores hold the load and others
+        # not yet, as after a completebulkload that failed part way: allowed only while a
+        # committed journal says that a rerun finishes it (each store then before or after).
+        if self.journal_state(root) != "commit":
+            return super().check_served(root, fails)
+        now = self.served(root)
+        for key, cells in now.items():
+            if cells not in (self.after["served"].get(key, []), self.before["served"].get(key, [])):
+                fails.add("no-partial-output", f"{key[0][:8]}/{key[1]} holds {len(cells)} cells, "
+                                               "neither the state before nor after")
+
+    def rerun_needed(self, root, before_rerun):
+        # A run that finished (killed after its journal was removed) has loaded the lines; the
+        # same command run again would load them once more (documented): nothing to finish.
+        return before_rerun != self.after or self.journal_state(root) is not None
+
+    def rerun_ok(self, rc, out, err, before_rerun):
+        return rc == 0
 
 
 def label(p):
@@ -1302,7 +1365,8 @@ def main():
                      AlterScenario(tools, work),
                      CopyFamilyScenario(tools, work),
                      SplitScenario(tools, work),
-                     BulkLoadScenario(tools, work)]
+                     BulkLoadScenario(tools, work),
+                     BulkLoadIntoScenario(tools, work)]
         all_cases = []
         for s in scenarios:
             for c in s.cases():

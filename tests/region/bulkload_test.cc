@@ -1,7 +1,9 @@
 // Offline bulk load: TSV -> sorted HFiles, one per region per family, with each family's
-// settings and HFileOutputFormat2's file info; bad lines; the all-or-nothing output dir.
+// settings and HFileOutputFormat2's file info; bad lines; the all-or-nothing output dir; --into:
+// names and sequence ids per region, refusals, one journal transaction, SIGKILL at every step.
 #include "region/bulkload.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -19,7 +21,11 @@
 #include "hfile/reader.h"
 #include "hfile/verify.h"
 #include "region/cell_sorter.h"
+#include "region/commit.h"
+#include "region/layout.h"
 #include "region/schema_writer.h"
+#include "region/store_file_reader.h"
+#include "store_fixture.h"
 #include "testutil.h"
 
 namespace hfile::region {
@@ -537,6 +543,277 @@ TEST(BulkLoad, KillLeavesNoPartialOutput) {
       EXPECT_EQ(e.path().filename().string().find("hfile-"), std::string::npos) << e.path();
     fs::remove_all(o.out_dir);
   }
+}
+
+// --into fixture: MakeTable's regions with history. ['', m): a flush of f (rows a, b at ts 100,
+// MAX_SEQ_ID 17); [m, t): a flush (MAX_SEQ_ID 40) and recovered.edits/55.seqid; [t, ''): only
+// recovered.edits/7.seqid. So the loaded files get _SeqId_18_, _SeqId_56_ and _SeqId_8_.
+Table MakeIntoTable(const std::string& name) {
+  Table t = MakeTable(name);
+  const auto dir = [&](int i) { return t.dir + "/" + t.regions[i].EncodedName(); };
+  store_fixture::WriteStoreFile(dir(0) + "/f/aaaa0001",
+                                {store_fixture::Put("a", "f", "q", 11),
+                                 store_fixture::Put("b", "f", "q", 17)},
+                                17);
+  store_fixture::WriteStoreFile(dir(1) + "/f/bbbb0001", {store_fixture::Put("n", "f", "q", 40)},
+                                40);
+  fs::create_directories(dir(1) + "/recovered.edits");
+  test::WriteFileOrDie(dir(1) + "/recovered.edits/55.seqid", "");
+  fs::create_directories(dir(2) + "/recovered.edits");
+  test::WriteFileOrDie(dir(2) + "/recovered.edits/7.seqid", "");
+  return t;
+}
+
+BulkLoadOptions IntoOptions(const Table& t, const std::string& input) {
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q,g:q", "-Dimporttsv.timestamp=100"},
+                   {input});
+  o.out_dir.clear();
+  o.into = true;
+  return o;
+}
+
+// "row/family:q@ts=value#seq" of every cell HBase reads in the table's serving regions (the
+// split parent left out), and the bulk-loaded files' names.
+struct TableView {
+  std::multiset<std::string> cells;
+  std::vector<std::string> loaded;  // "<region>/<family>/<name>" of files with _SeqId_
+};
+TableView View(const Table& t) {
+  TableView v;
+  for (const auto& ri : t.regions) {
+    auto dir = ScanRegionDir(t.root, t.dir + "/" + ri.EncodedName());
+    EXPECT_TRUE(dir.ok()) << dir.status().ToString();
+    if (!dir.ok()) continue;
+    for (const auto& f : dir->families)
+      for (const auto& sf : f.store_files) {
+        if (sf.name.bulk_load_seq_id)
+          v.loaded.push_back(ri.EncodedName() + "/" + f.name + "/" + sf.name.name);
+        auto r = StoreFileReader::Open(sf);
+        EXPECT_TRUE(r.ok()) << r.status().ToString();
+        if (!r.ok()) continue;
+        auto it = (*r)->NewIterator();
+        for (it->SeekToFirst(); it->Valid(); it->Next()) {
+          const Cell& c = it->cell();
+          EXPECT_TRUE(ri.ContainsRow(c.row())) << c.row().ToString();
+          v.cells.insert(c.row().ToString() + "/" + c.family().ToString() + ":" +
+                         c.qualifier().ToString() + "@" + std::to_string(c.timestamp()) + "=" +
+                         c.value.ToString() + "#" + std::to_string(c.sequence_id));
+        }
+      }
+  }
+  std::sort(v.loaded.begin(), v.loaded.end());
+  return v;
+}
+
+TEST(BulkLoadInto, NamesAndSequenceIdsPerRegion) {
+  Table t = MakeIntoTable("bulkload_into");
+  const std::string parent_dir = t.dir + "/" + Info("m", "z", 500).EncodedName();
+  const auto parent_before = test::ListFilesRecursive(parent_dir);
+  std::string in = WriteInput(t.root, "i.tsv",
+                              "a\tA\tgA\n"  // the key of the flushed a/f:q@100: shadows it
+                              "n\tN\tgN\n"
+                              "u\tU\tgU\n");
+  auto o = IntoOptions(t, in);
+  auto plan = PlanBulkLoad(o);
+  ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+  ASSERT_EQ(plan->regions.size(), 3u);
+  EXPECT_EQ(plan->regions[0].sequence_id, 18);
+  EXPECT_EQ(plan->regions[1].sequence_id, 56);
+  EXPECT_EQ(plan->regions[2].sequence_id, 8);
+  ASSERT_EQ(plan->skipped.size(), 1u);  // the offline split parent
+  EXPECT_TRUE(plan->refused.empty());
+  BulkLoadReport rep;
+  Status s = RunBulkLoad(*plan, o, &rep);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_FALSE(rep.completed_by_recovery);
+  ASSERT_EQ(rep.files.size(), 6u);  // f and g in each region
+  for (const auto& f : rep.files) {
+    const std::string name = fs::path(f.path).filename().string();
+    const int64_t want = f.region == t.regions[0].EncodedName()   ? 18
+                         : f.region == t.regions[1].EncodedName() ? 56
+                                                                  : 8;
+    EXPECT_EQ(f.sequence_id, want) << f.path;
+    // <32 lowercase hex>_SeqId_<n>_, in <table>/<region>/<family>/.
+    ASSERT_EQ(name.size(), 32 + fmt::format("_SeqId_{}_", want).size()) << name;
+    EXPECT_EQ(name.substr(0, 32).find_first_not_of("0123456789abcdef"), std::string::npos);
+    EXPECT_EQ(name.substr(32), fmt::format("_SeqId_{}_", want));
+    EXPECT_EQ(fs::path(f.path).parent_path(), fs::path(t.dir + "/" + f.region + "/" + f.family));
+    auto r = Reader::Open(f.path);
+    ASSERT_TRUE(r.ok());
+    EXPECT_EQ((*r)->file_info().GetInt64(kBulkloadTimestamp), kNow);
+    EXPECT_FALSE((*r)->file_info().Get(kMaxSeqId));  // as completebulkload leaves it
+  }
+  TableView v = View(t);
+  EXPECT_EQ(v.loaded.size(), 6u);
+  // As HBase reads the stores: the loaded cells carry the region's new sequence id, above the
+  // flushed a/f:q@100 (#11) that they shadow.
+  EXPECT_EQ(v.cells, (std::multiset<std::string>{
+                         "a/f:q@100=v-a#11", "a/f:q@100=A#18", "a/g:q@100=gA#18",
+                         "b/f:q@100=v-b#17", "n/f:q@100=v-n#40", "n/f:q@100=N#56",
+                         "n/g:q@100=gN#56", "u/f:q@100=U#8", "u/g:q@100=gU#8"}));
+  // One transaction, done: no journal, no staging dir, the split parent untouched.
+  EXPECT_FALSE(fs::exists(t.dir + "/.hfile-journal"));
+  for (const auto& e : fs::directory_iterator(t.dir))
+    EXPECT_EQ(e.path().filename().string().find("hfile-"), std::string::npos) << e.path();
+  EXPECT_EQ(test::ListFilesRecursive(parent_dir), parent_before);
+
+  // A second load takes the names of the first into account: one more again.
+  std::string in2 = WriteInput(t.root, "j.tsv", "a\tA2\tgA2\n");
+  auto o2 = IntoOptions(t, in2);
+  BulkLoadReport rep2;
+  ASSERT_TRUE(Load(o2, &rep2).ok());
+  ASSERT_EQ(rep2.files.size(), 2u);
+  for (const auto& f : rep2.files) EXPECT_EQ(f.sequence_id, 19) << f.path;
+}
+
+// The region's highest sequence id is over all its stores, not only the loaded families', and
+// also over a store the compaction checks leave alone (g made a MOB family here).
+TEST(BulkLoadInto, SequenceIdAboveEveryStoreOfTheRegion) {
+  Table t = MakeIntoTable("bulkload_into_other_family");
+  auto d = ReadTableDescriptor(t.dir);
+  ASSERT_TRUE(d.ok());
+  TableDescriptor desc(d->descriptor.name());
+  for (const auto& f : d->descriptor.families()) {
+    FamilyDescriptor c = f;
+    if (c.name() == "g") c.SetValue(family_key::kIsMob, "true");
+    desc.AddFamily(c);
+  }
+  fs::remove_all(t.dir + "/.tabledesc");
+  ASSERT_TRUE(WriteTableDescriptor(t.dir, desc).ok());
+  const std::string last = t.dir + "/" + t.regions[2].EncodedName();
+  fs::create_directories(last + "/g");
+  store_fixture::WriteStoreFile(last + "/g/cccc0001", {store_fixture::Put("v", "g", "q", 300)},
+                                300);
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:q", "-Dimporttsv.timestamp=100"},
+                   {WriteInput(t.root, "o.tsv", "a\tA\nu\tU\n")});
+  o.out_dir.clear();
+  o.into = true;
+  BulkLoadReport rep;
+  ASSERT_TRUE(Load(o, &rep).ok());
+  ASSERT_EQ(rep.files.size(), 2u);
+  for (const auto& f : rep.files) {
+    EXPECT_EQ(f.family, "f");
+    EXPECT_EQ(f.sequence_id, f.region == t.regions[2].EncodedName() ? 301 : 18) << f.path;
+  }
+}
+
+TEST(BulkLoadInto, Refusals) {
+  Table t = MakeIntoTable("bulkload_into_refuse");
+  std::string in = WriteInput(t.root, "r.tsv", "a\tA\tgA\n");
+  const auto before = test::ListFilesRecursive(t.root);
+  {
+    auto o = IntoOptions(t, in);
+    o.out_dir = t.root + "/out";
+    EXPECT_TRUE(PlanBulkLoad(o).status().IsInvalidArgument());
+    o.out_dir.clear();
+    o.split_rows = std::vector<std::string>{"k"};
+    EXPECT_TRUE(PlanBulkLoad(o).status().IsInvalidArgument());
+    o.split_rows.reset();
+    o.create_splits = 2;
+    EXPECT_TRUE(PlanBulkLoad(o).status().IsInvalidArgument());
+  }
+  // A RegionServer's WAL: online (or not stopped cleanly): refused, nothing changed.
+  fs::create_directories(t.root + "/WALs/rs1,16020,1");
+  test::WriteFileOrDie(t.root + "/WALs/rs1,16020,1/wal.1", "x");
+  {
+    auto o = IntoOptions(t, in);
+    auto plan = PlanBulkLoad(o);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    EXPECT_EQ(plan->refused.size(), 3u);  // every serving region
+    BulkLoadReport rep;
+    Status s = RunBulkLoad(*plan, o, &rep);
+    EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+    EXPECT_NE(s.ToString().find("online or unclean"), std::string::npos) << s.ToString();
+  }
+  auto with_wal = before;
+  with_wal.push_back(t.root + "/WALs/rs1,16020,1/wal.1");
+  std::sort(with_wal.begin(), with_wal.end());
+  auto now = test::ListFilesRecursive(t.root);
+  std::sort(now.begin(), now.end());
+  EXPECT_EQ(now, with_wal);
+  {
+    auto o = IntoOptions(t, in);
+    o.force = true;
+    BulkLoadReport rep;
+    Status s = Load(o, &rep);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(rep.files.size(), 2u);
+  }
+  fs::remove_all(t.root + "/WALs");
+  // Unreplayed edits (an unclean close) in one region: refused there.
+  Table u = MakeIntoTable("bulkload_into_edits");
+  test::WriteFileOrDie(u.dir + "/" + u.regions[1].EncodedName() +
+                           "/recovered.edits/0000000000000000056", "edits");
+  std::string in3 = WriteInput(u.root, "r.tsv", "a\tA\tgA\n");
+  auto o = IntoOptions(u, in3);
+  auto plan = PlanBulkLoad(o);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->refused.size(), 1u);
+  EXPECT_EQ(plan->refused[0].rfind(u.regions[1].EncodedName(), 0), 0u) << plan->refused[0];
+}
+
+// SIGKILL at every checkpoint (parse, sort, staging, the journal's intent, commit and each
+// put, the verification): before the commit record the table is as it was; after it a rerun
+// of the same command finishes the killed run's load, once.
+TEST(BulkLoadInto, SigkillAtEveryStepThenRerun) {
+  std::string rows;
+  for (int i = 0; i < 30; ++i)
+    rows += fmt::format("{}{:02d}\tv{}\tw{}\n", "agmtx"[i % 5], i, i, i);
+  Table ref = MakeIntoTable("bulkload_into_kill_ref");
+  const TableView pristine = View(ref);
+  BulkLoadReport ref_rep;
+  ASSERT_TRUE(Load(IntoOptions(ref, WriteInput(ref.root, "k.tsv", rows)), &ref_rep).ok());
+  const TableView loaded = View(ref);
+  ASSERT_EQ(loaded.loaded.size(), 6u);  // f and g in each of the three regions
+  int crashes = 0;
+  for (int n = 1; n < 40; ++n) {
+    Table t = MakeIntoTable("bulkload_into_kill");
+    auto o = IntoOptions(t, WriteInput(t.root, "k.tsv", rows));
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int count = 0;
+      auto k = o;
+      k.checkpoint = [&](const std::string&) {
+        if (++count == n) ::raise(SIGKILL);
+      };
+      BulkLoadReport rep;
+      ::_exit(Load(k, &rep).ok() ? 0 : 1);
+    }
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    const bool crashed = WIFSIGNALED(status);
+    if (!crashed) {
+      EXPECT_EQ(WEXITSTATUS(status), 0) << "step " << n;
+    }
+    crashes += crashed;
+    auto j = ReadJournal(CommitScope{t.dir, ""});
+    ASSERT_TRUE(j.ok()) << n;
+    const bool committed = j->has_value() && (*j)->state == JournalState::State::kCommit;
+    TableView v = View(t);
+    if (!committed) {
+      // No commit record: the old table, or (killed after the journal was removed) the new.
+      EXPECT_TRUE(v.cells == pristine.cells || v.cells == loaded.cells) << "step " << n;
+      EXPECT_TRUE(v.loaded.empty() || v.loaded.size() == 6u) << "step " << n;
+    }
+    const bool done = !j->has_value() && v.loaded.size() == 6u;
+    BulkLoadReport rep;
+    Status rerun = Load(o, &rep);
+    ASSERT_TRUE(rerun.ok()) << "rerun after step " << n << ": " << rerun.ToString();
+    EXPECT_EQ(rep.completed_by_recovery, committed) << n;
+    TableView after = View(t);
+    // Loaded once: by the killed run (finished by the rerun's recovery) or by the rerun; a
+    // run that had finished is loaded twice, by design (the same lines, a later sequence id).
+    EXPECT_EQ(after.loaded.size(), done ? 12u : 6u) << "step " << n;
+    if (!done) {
+      EXPECT_EQ(after.cells, loaded.cells) << "step " << n;
+    }
+    EXPECT_FALSE(fs::exists(t.dir + "/.hfile-journal")) << n;
+    for (const auto& e : fs::directory_iterator(t.dir))
+      EXPECT_EQ(e.path().filename().string().find("hfile-"), std::string::npos) << e.path();
+    if (!crashed) break;
+  }
+  EXPECT_GE(crashes, 10);
 }
 
 }  // namespace

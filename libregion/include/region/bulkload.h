@@ -23,6 +23,20 @@
 // (which must be absent or an empty directory): a kill leaves either no `out_dir` content or
 // all of it. A rerun removes a dead run's staging directory and starts over.
 //
+// --into (HBase stopped): no out_dir; the files go straight into the table's regions' family
+// dirs, as completebulkload with sequence-id assignment (its default) leaves them: named
+// "<uuid>_SeqId_<N>_" (HRegionFileSystem.bulkLoadStoreFile), N one more than the region's
+// highest sequence id (its store files' and its recovered.edits/<n>.seqid markers), which is
+// above every edit the region holds, as the flush sequence id HBase takes for the load is; the
+// same N for every family of a region, as one bulkLoadHFiles call gives. HBase reads a file
+// with "_SeqId_" in its name as bulk-loaded: every cell gets N (REGION_LAYOUT §4.5), so the
+// loaded cells shadow older ones of the same key, and its next open starts above N. The table
+// must look offline and clean (compaction's checks, as copy-family and split use), under an
+// flock on the table dir; everything is staged in <table>/.hfile-bulkload-*/ and verified,
+// then committed by ONE transaction of the table's journal (region/commit.h): intent, commit
+// record, a mkdir for each target family dir, a put for each file. A kill leaves the old table
+// (before the commit record) or, after a rerun (which recovers the journal first), all files.
+//
 // Duplicates: cells with identical keys (row, family, qualifier, timestamp, type) keep the value
 // of the LAST line (input order over all inputs); ImportTsv keeps an arbitrary one.
 #ifndef REGION_BULKLOAD_H_
@@ -66,6 +80,8 @@ struct BulkLoadOptions {
   // creating the table with them.
   size_t create_splits = 0;
   std::string out_dir;                // <out>/<family>/<file>; absent or empty
+  bool into = false;                  // instead of out_dir: into the table's regions (above)
+  bool force = false;                 // --into: load a table that looks online or unclean
   size_t memory_bytes = size_t{256} << 20;  // the sort's budget
   // A file is rolled (the next row starts another file of the same region and family) once it
   // holds this many bytes of cells. 0: the table's MAX_FILESIZE (10 GiB when unset), the offline
@@ -79,13 +95,15 @@ struct BulkLoadOptions {
   std::function<void(const BadLine&)> on_bad_line;
   std::function<void(const BulkLoadProgress&)> progress;
   const std::atomic<bool>* cancel = nullptr;  // set to stop: IOError "interrupted", nothing kept
-  // Crash tests: "parsed", "sorted", "written" (every file verified in staging), "published".
+  // Crash tests: "parsed", "sorted", "written" (every file verified in staging), "published";
+  // --into also the journal's (region/commit.h CommitOptions) and "verified" (after the commit).
   std::function<void(const std::string&)> checkpoint;
 };
 
 struct BulkLoadRegion {
   RegionInfo info;           // with split_rows: only start_key and end_key
   std::string encoded_name;  // with split_rows: "range-<i>"
+  int64_t sequence_id = -1;  // --into: the N its files are named with
 };
 
 // Reads a --splits file: one row per line, \xNN-escaped as hfile-dump prints rows (a trailing
@@ -111,12 +129,17 @@ struct BulkLoadPlan {
   std::string temp_dir;
   std::string staging_dir;
   std::vector<std::string> warnings;     // e.g. a stale staging dir that a run will remove
+  bool into = false;
+  std::vector<std::string> skipped;      // --into: split parents left alone
+  std::vector<std::string> refused;      // --into: "<region>: why" (online/unclean)
+  std::vector<std::string> recovery;     // --into: an interrupted transaction to finish first
 };
 
 struct BulkLoadFile {
   std::string region;   // encoded name
   std::string family;
-  std::string path;     // final path under out_dir
+  std::string path;     // final path under out_dir (--into: in the region's family dir)
+  int64_t sequence_id = -1;  // --into: the "_SeqId_<n>_" of its name
   uint64_t cells = 0;
   uint64_t file_size = 0;
 };
@@ -132,17 +155,25 @@ struct BulkLoadReport {
   std::vector<BulkLoadFile> files;  // by family, then region (create_splits: by range first)
   std::vector<std::string> split_rows;  // create_splits: the rows the ranges were cut at
   std::vector<std::string> removed_stale;  // dead runs' staging dirs removed
+  std::vector<std::string> recovered;      // --into: what finishing a killed run's journal did
+  // --into: the journal held a killed bulk load's committed transaction; the recovery finished
+  // it and nothing else was read or loaded (a rerun after a kill loads the lines once).
+  bool completed_by_recovery = false;
   double seconds = 0;
 };
 
 // Reads the table (descriptor, regions) and checks the options: InvalidArgument for a spec
 // family the table lacks, HBASE_CELL_VISIBILITY (the labels' ordinals live in the cluster), an
-// out_dir that holds anything; Corruption for regions with a hole or overlap; NotFound for a
-// missing table or input.
+// out_dir that holds anything, --into with out_dir, split_rows or create_splits; Corruption
+// for regions with a hole or overlap; NotFound for a missing table or input. --into: the
+// online/unclean checks' findings go to `refused` (RunBulkLoad refuses unless force).
 Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& options);
 
 // Parses, sorts and writes. Bad lines without skip_bad_lines: Corruption ("N bad lines") after
 // all input has been read, nothing written. *report is filled as far as the run got.
+// --into: NotSupported when the plan has refusals (and not force); the lock taken, a killed
+// run's journal recovered and the plan made again before anything is read. When the journal
+// held a killed bulk load's commit, finishing it is the whole run (completed_by_recovery).
 Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& options,
                    BulkLoadReport* report);
 

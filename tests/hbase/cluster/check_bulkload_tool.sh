@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # check_bulkload_tool.sh WORK_DIR HFILE_BULKLOAD [HBASE_MAPREDUCE_JAR]: hfile-bulkload against
-# HBase, one HBase start:
+# HBase, two HBase starts:
 #   1. a local HBase creates table bt pre-split at h and p (family f GZ/FAST_DIFF/ROWCOL, g
 #      defaults);
 #   2. while it runs, hfile-bulkload reads bt's directory (descriptor, .regioninfo files) and
@@ -9,6 +9,15 @@
 #   3. HBase's completebulkload loads <out>: every file fits its region (moved as it is, no split);
 #   4. the raw scan equals what the TSV means: each line parsed by HBase's own ImportTsv.TsvParser
 #      and TsvImporterMapper steps (harness tsvparse), the last line winning for equal keys.
+# --into, in the same start: two more tables bi and bc like bt get the same puts (some on the
+# TSV's keys, at the same timestamps) and a flush, so their regions have sequence ids; bc then
+# gets the TSV through --out and completebulkload. HBase stops.
+#   5. Offline: hfile-bulkload --into loads the TSV into bi (placed _SeqId_<n>_ files).
+#   6. HBase started again: bi's raw scan equals bc's, and on the TSV's keys the TSV's value
+#      shadows the older put of the same timestamp (the placed files' sequence ids are above the
+#      region's); a put after the restart on such a key shadows the loaded cell (the reopened
+#      region starts above them); after a flush and a major compaction bi and bc still scan
+#      the same, every cell the versions rule keeps.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 harness="$here/../harness.sh"
@@ -55,6 +64,45 @@ script = [
     {"op": "bulkload", "table": "bt", "dir": f"{work}/out"},
     {"op": "scan", "table": "bt"},
 ]
+# --into: bi and bc as bt, the same puts and a flush; bc loaded by --out + completebulkload.
+families = [{"name": "f", "compression": "gz", "encoding": "FAST_DIFF", "bloom": "ROWCOL"},
+            {"name": "g"}]
+puts = []
+for i, l in enumerate(lines[:150]):
+    row, ts = l.split("\t")[:2]
+    puts.append({"row": row, "family": "f", "qualifier": "a", "timestamp": int(ts),
+                 "value": f"old{i}"})  # the TSV's key when that line has a value for f:a
+    puts.append({"row": row, "family": "g", "qualifier": "c", "timestamp": 999,
+                 "value": f"older{i}"})
+for i in range(20):
+    puts.append({"row": f"zz{i:02d}", "family": "g", "qualifier": "c", "timestamp": 5,
+                 "value": f"only-put{i}"})
+json.dump(puts, open(f"{work}/into-puts.json", "w"))
+for t in ("bi", "bc"):
+    script.append({"op": "create", "table": t, "splits": ["h", "p"], "families": families})
+    script += [dict(op="put", table=t, **p) for p in puts]
+    script.append({"op": "flush", "table": t})
+script += [
+    {"op": "exec", "table": "bc", "stdout": f"{work}/bulkload-bc.json",
+     "argv": [tool, "--json", "--no-progress", "--table", f"{root}/hbase/data/default/bc",
+              "--out", f"{work}/out-bc", "--temp-dir", work, f"-Dimporttsv.columns={columns}",
+              f"{work}/in.tsv"]},
+    {"op": "bulkload", "table": "bc", "dir": f"{work}/out-bc"},
+]
+sep = {"op": "exec", "table": "bi", "stdout": "/dev/null", "argv": ["true"]}
+after = [{"op": "scan", "table": "bi"}, sep, {"op": "scan", "table": "bc"}, sep]
+# The restarted regions' next put on a loaded key (its line's f:a at its timestamp).
+key = next(l.split("\t")[:3] for l in lines if len(l.split("\t")) > 2 and l.split("\t")[2])
+json.dump(key, open(f"{work}/into-key.json", "w"))
+for t in ("bi", "bc"):
+    after.append({"op": "put", "table": t, "row": key[0], "family": "f", "qualifier": "a",
+                  "timestamp": int(key[1]), "value": "after-restart"})
+for t in ("bi", "bc"):
+    after += [{"op": "flush", "table": t}, {"op": "compact", "table": t, "major": True}]
+after += [{"op": "scan", "table": "bi"}, sep, {"op": "scan", "table": "bc"}]
+with open(f"{work}/script-after.jsonl", "w") as f:
+    for op in after:
+        f.write(json.dumps(op) + "\n")
 with open(f"{work}/script.jsonl", "w") as f:
     for op in script:
         f.write(json.dumps(op) + "\n")
@@ -114,5 +162,83 @@ for region in os.listdir(table):
                 loaded.add(hashlib.sha256(open(os.path.join(d, n), "rb").read()).hexdigest())
 assert ours <= loaded, "our files were not loaded unchanged"
 print(f"check_bulkload_tool: {len(loaded)} store files in bt after the load")
+PY
+
+# 5. HBase stopped: --into (and, for the record, the names completebulkload gave bc's files).
+ls "$work"/root/hbase/data/default/bc/*/[fg] | grep _SeqId_ > "$work/bc-names.txt" || true
+"$tool" --json --no-progress --into --table "$work/root/hbase/data/default/bi" --temp-dir "$work" \
+  "-Dimporttsv.columns=$columns" "$work/in.tsv" > "$work/into.json"
+# 6. HBase restarted on the same root.
+"$harness" cluster --root "$work/root" --script "$work/script-after.jsonl" > "$work/after.jsonl"
+python3 - "$work" <<'PY'
+import json, os, re, sys
+work = sys.argv[1]
+into = json.load(open(f"{work}/into.json"))
+assert into["ok"] and into["into"], into
+seq = {r["region"]: r["sequence_id"] for r in into["regions"]}
+assert len(seq) == 3 and all(n > 1 for n in seq.values()), seq  # the flushed puts' ids below
+table = f"{work}/root/hbase/data/default/bi"
+for f in into["files"]:
+    name = os.path.basename(f["path"])
+    assert re.fullmatch(r"[0-9a-f]{32}_SeqId_%d_" % seq[f["region"]], name), f
+    assert f["path"].startswith(table + "/" + f["region"] + "/" + f["family"] + "/"), f
+assert len(into["files"]) == 6, into["files"]
+hbase_names = open(f"{work}/bc-names.txt").read().split()
+assert len(hbase_names) == 6, hbase_names  # completebulkload assigned sequence ids too
+scans, cur = [], []
+for l in open(f"{work}/after.jsonl"):
+    o = json.loads(l)
+    if o.get("kind") == "exec":
+        scans.append(cur)
+        cur = []
+    elif o.get("kind") == "cell":
+        cur.append((o["row"], o["family"], o["qualifier"], o["timestamp"], o["type"], o["value"]))
+scans.append(cur)
+assert len(scans) == 4, [len(s) for s in scans]
+bi1, bc1, bi2, bc2 = scans
+assert bi1 == bc1 and bi1, (len(bi1), len(bc1),
+                            [c for c in bi1 if c not in bc1][:5], [c for c in bc1 if c not in bi1][:5])
+assert bi2 == bc2 and bi2, (len(bi2), len(bc2), set(bi2) ^ set(bc2))
+# Expected: the TSV as HBase parses it (last line wins) over the puts of the same key; the put
+# after the restart over both. Before the compaction the first cell of each key in scan order.
+want = {}
+for l in open(f"{work}/hbase-parse.jsonl"):
+    p = json.loads(l)
+    for fam, qual, val in p["cells"]:
+        want[(p["row"], fam, qual, p["ts"])] = val
+puts = json.load(open(f"{work}/into-puts.json"))
+first = {}
+for c in bi1:
+    first.setdefault(c[:4], c[5])
+for k, v in want.items():
+    assert first.get(k) == v, (k, v, first.get(k))
+last_put = {}  # a later put of the same key wins
+for p in puts:
+    last_put[(p["row"], p["family"], p["qualifier"], p["timestamp"])] = p["value"]
+for k, v in last_put.items():
+    if k not in want:
+        assert first.get(k) == v, (k, v, first.get(k))
+shadowed = sum(1 for k in last_put if k in want)
+assert shadowed > 10, shadowed
+# After the put, flush and major compaction: per column the newest timestamp (VERSIONS 1), at
+# equal timestamps the later write: the puts in order, the load, the put after the restart.
+row, ts, _ = json.load(open(f"{work}/into-key.json"))
+best = {}
+def offer(k, order, v):
+    col = k[:3]
+    if col not in best or (k[3], order) > best[col][:2]:
+        best[col] = (k[3], order, v)
+for i, p in enumerate(puts):
+    offer((p["row"], p["family"], p["qualifier"], p["timestamp"]), (1, i), p["value"])
+for k, v in want.items():
+    offer(k, (2, 0), v)
+offer((row, "f", "a", int(ts)), (3, 0), "after-restart")
+expect = sorted((c[0], c[1], c[2], t, "Put", v) for c, (t, _, v) in best.items())
+assert sorted(bi2) == expect, (len(bi2), len(expect), set(bi2) ^ set(expect))
+assert (row, "f", "a", int(ts), "Put", "after-restart") in bi2
+print(f"check_bulkload_tool: --into: bi scans as bc (--out + completebulkload): {len(bi1)} raw "
+      f"cells after the restart ({shadowed} older puts shadowed), {len(bi2)} after a put and a "
+      f"major compaction; placed sequence ids {sorted(seq.values())}, completebulkload's names "
+      f"{sorted(set(re.sub('^[0-9a-f]{32}', '', n) for n in hbase_names))}")
 PY
 echo "check_bulkload_tool: OK"
