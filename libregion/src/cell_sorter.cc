@@ -13,6 +13,8 @@
 #include <cstring>
 #include <deque>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "fs_util.h"
@@ -80,6 +82,9 @@ uint64_t RowPrefix(ComparatorKind kind, const Slice& key, size_t from) {
   for (size_t i = from; i < from + 8; ++i) v = (v << 8) | (i < row_len ? k[2 + i] : 0);
   return v;
 }
+
+// Runs of at least this many entries are sorted in two halves on two threads.
+constexpr size_t kParallelSortEntries = size_t{1} << 14;
 
 // Key order, then newest-added first, so that the first of equal keys is the one kept.
 int CompareEntries(ComparatorKind kind, const Slice& ka, uint64_t oa, const Slice& kb,
@@ -417,15 +422,24 @@ struct CellSorter::Impl {
     return p;
   }
 
+  static bool EntryLess(ComparatorKind kind, const Entry& a, const Entry& b) {
+    if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
+    if (a.prefix[1] != b.prefix[1]) return a.prefix[1] < b.prefix[1];
+    uint64_t oa, ob;
+    Cell ca = RecordCell(a.record, &oa), cb = RecordCell(b.record, &ob);
+    return CompareEntries(kind, ca.key, oa, cb.key, ob) < 0;
+  }
+
+  static bool SameKey(ComparatorKind kind, const Entry& a, const Entry& b) {
+    return a.prefix[0] == b.prefix[0] && a.prefix[1] == b.prefix[1] &&
+           CompareKeys(kind, RecordCell(a.record, nullptr).key,
+                       RecordCell(b.record, nullptr).key) == 0;
+  }
+
   void SortEntries() {
     ComparatorKind kind = o.kind;
-    std::sort(entries.begin(), entries.end(), [kind](const Entry& a, const Entry& b) {
-      if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
-      if (a.prefix[1] != b.prefix[1]) return a.prefix[1] < b.prefix[1];
-      uint64_t oa, ob;
-      Cell ca = RecordCell(a.record, &oa), cb = RecordCell(b.record, &ob);
-      return CompareEntries(kind, ca.key, oa, cb.key, ob) < 0;
-    });
+    std::sort(entries.begin(), entries.end(),
+              [kind](const Entry& a, const Entry& b) { return EntryLess(kind, a, b); });
     // Keep the first (newest-added) of each key.
     size_t out = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
@@ -442,16 +456,46 @@ struct CellSorter::Impl {
     entries.resize(out);
   }
 
-  // The in-memory cells as one run; the arena is then empty.
+  // The in-memory cells as one run; the arena is then empty. The sort uses the second core:
+  // the first half of the entries sorts on another thread while this one sorts the rest, and
+  // the run is written as the merge of the two halves (keeping the first, newest-added, of
+  // equal keys), so it needs no memory beyond the index.
   Status SpillMemory() {
-    SortEntries();
+    ComparatorKind kind = o.kind;
+    auto less = [kind](const Entry& a, const Entry& b) { return EntryLess(kind, a, b); };
+    const size_t n = entries.size();
+    size_t half = n >= kParallelSortEntries ? n / 2 : n;
+    std::thread helper;
+    if (half < n) {
+      try {
+        helper = std::thread([this, half, less] {
+          std::sort(entries.begin(), entries.begin() + static_cast<long>(half), less);
+        });
+      } catch (const std::system_error&) {
+        half = n;  // no thread to be had: one sort on this one
+      }
+    }
+    if (half < n) {
+      std::sort(entries.begin() + static_cast<long>(half), entries.end(), less);
+      helper.join();
+    } else {
+      std::sort(entries.begin(), entries.end(), less);
+    }
     std::string path = NewRunPath();
     runs.push_back(path);
     RunWriter w;
     Status s = w.Open(path, o.zstd_level);
-    for (size_t i = 0; s.ok() && i < entries.size(); ++i) {
+    const Entry* last = nullptr;
+    for (size_t i = 0, j = half; s.ok() && (i < half || j < n);) {
+      const Entry* e =
+          (j == n || (i < half && !less(entries[j], entries[i]))) ? &entries[i++] : &entries[j++];
+      if (last != nullptr && SameKey(kind, *last, *e)) {
+        ++stats.duplicates_dropped;
+        continue;
+      }
+      last = e;
       uint64_t ord;
-      Cell c = RecordCell(entries[i].record, &ord);
+      Cell c = RecordCell(e->record, &ord);
       s = w.Append(c, ord);
     }
     if (s.ok()) s = w.Close();

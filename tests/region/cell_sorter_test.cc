@@ -217,13 +217,20 @@ TEST(CellSorter, RowPrefixFastPathKeepsTheOrder) {
                             "v" + std::to_string(i));
     added.push_back(Added{c, i});
   }
-  for (size_t memory : {size_t{64} << 20, kMinSorterMemory}) {  // in memory, and spilled runs
+  // In memory; spilled runs big enough to be sorted in two halves on two threads (2 MiB: the
+  // first run holds 16384 entries); many small runs.
+  for (size_t memory : {size_t{64} << 20, size_t{2} << 20, kMinSorterMemory}) {
     auto s = OpenSorter(memory, dir);
     ASSERT_TRUE(s);
     for (const auto& a : added) ASSERT_TRUE(s->Add(a.cell.view()).ok());
     auto it = s->Finish();
     ASSERT_TRUE(it.ok()) << it.status().ToString();
-    ExpectSame(Drain(it->get()), Reference(added));
+    auto want = Reference(added);
+    ExpectSame(Drain(it->get()), want);
+    EXPECT_EQ(s->stats().duplicates_dropped, added.size() - want.size()) << memory;
+    if (memory == size_t{2} << 20) {
+      EXPECT_EQ(s->stats().runs_spilled, 2u);
+    }
   }
 }
 
