@@ -150,9 +150,13 @@ def run(a, build, harness_build):
     with open(script, "w") as f:
         for op in ops:
             f.write(json.dumps(op) + "\n")
+    mr_cp = os.path.join(harness_build, "mapreduce-classpath.txt")
+    if not shutil.which("java") or not os.path.exists(mr_cp):
+        # The table (its regions and descriptor) comes from a local HBase even without ImportTsv.
+        sys.exit("bench: --bulkload-only needs Java and the harness with mapreduce/pom.xml's "
+                 f"classpath in {harness_build} (scripts/bench.sh builds both)")
     cp = open(os.path.join(harness_build, "classpath.txt")).read().strip()
     cp += ":" + os.path.join(harness_build, "classes")
-    mr_cp = os.path.join(harness_build, "mapreduce-classpath.txt")
     cp += ":" + open(mr_cp).read().strip()
     # Full JIT and G1 as bench.py's HBase peer; a heap for two map tasks' sort buffers.
     java = ["java", "--add-opens", "java.base/java.nio=ALL-UNNAMED",
