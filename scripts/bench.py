@@ -550,6 +550,13 @@ def main():
     ap.add_argument("--table-ops-only", action="store_true",
                     help="only the table tools of the SNAPPY settings: alter (unless --no-alter), "
                          "copy-family, split (alter.md, ops.md)")
+    ap.add_argument("--bulkload-only", action="store_true",
+                    help="only `hfile bulkload` against ImportTsv and its write floor "
+                         "(bench_bulkload.py: bulkload.md, bulkload.json)")
+    ap.add_argument("--bulkload-bytes", type=int, default=None,
+                    help="TSV size of --bulkload-only (default 1 GiB, --quick 64 MiB)")
+    ap.add_argument("--bulkload-importtsv-bytes", type=int, default=None,
+                    help="run ImportTsv on only the first this many bytes of that TSV")
     ap.add_argument("--keep", action="store_true")
     ap.add_argument("--keep-page-cache", action="store_true",
                     help="do not drop the page cache before each setting (done when root)")
@@ -562,6 +569,12 @@ def main():
     a.reps = a.reps or 3
     a.work = a.work or f"/dev/shm/hfkbench-{os.getpid()}"
     os.makedirs(a.work, exist_ok=True)
+    if a.bulkload_only:
+        import bench_bulkload
+        bench_bulkload.run(a, a.build, a.harness_build)
+        if not a.keep:
+            shutil.rmtree(a.work, ignore_errors=True)
+        return
     b = Bench(a)
     t0 = time.time()
     b.generate()

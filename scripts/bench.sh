@@ -9,8 +9,10 @@
 # all 18 settings (6 codecs x 3 encodings). In the SNAPPY settings also `hfile alter` of the
 # family's codec (SNAPPY -> ZSTD, GZ) against the rewrite floor and HBase: DIR/alter.md and
 # DIR/alter.json, and `hfile copy-family` and `hfile split` of that table against the floor:
-# DIR/ops.md and DIR/ops.json (--no-alter leaves both out). Builds what it needs: build/ (Release, with
-# benchmarks) and the HBase harness (Maven; skipped with a warning when Java is missing).
+# DIR/ops.md and DIR/ops.json (--no-alter leaves both out). --bulkload-only: only `hfile bulkload`
+# of a 1 GiB TSV against HBase's ImportTsv and the write floor: DIR/bulkload.md, .json. Builds
+# what it needs: build/ (Release, with benchmarks) and the HBase harness (Maven; skipped with a
+# warning when Java is missing).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${HFILE_BENCH_BUILD:-$root/build}"
@@ -19,12 +21,16 @@ harness_build="${HFILE_BENCH_HARNESS_BUILD:-$build/hbase-harness}"
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHFILE_BUILD_BENCHMARKS=ON
 fi
-ninja -C "$build" hfile-bench hfile-verify hfile-alter hfile-copy-family hfile-split >&2
+ninja -C "$build" hfile-bench hfile-verify hfile-alter hfile-copy-family hfile-split \
+  hfile-bulkload hfile-bulkload-floor >&2
 
 extra=()
 if command -v mvn >/dev/null && command -v java >/dev/null; then
   (cd "$root/tests/hbase" && mvn -q -o package -Dharness.build.dir="$harness_build" >&2 ||
      mvn -q package -Dharness.build.dir="$harness_build" >&2)
+  # ImportTsv's jars (hbase-mapreduce, LocalJobRunner) for --bulkload-only.
+  (cd "$root/tests/hbase" && mvn -q -o -f mapreduce/pom.xml package -Dharness.build.dir="$harness_build" >&2 ||
+     mvn -q -f mapreduce/pom.xml package -Dharness.build.dir="$harness_build" >&2)
 else
   echo "bench.sh: no Java/Maven, running without the HBase peer" >&2
   extra+=(--no-hbase)

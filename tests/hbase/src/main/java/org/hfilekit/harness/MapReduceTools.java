@@ -13,7 +13,7 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonElement;
 import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
 
 /**
- * {"op":"mapreduce","table":T,"tool":CopyTable|Export|Import,"args":[ARG...]}: runs one of
+ * {"op":"mapreduce","table":T,"tool":CopyTable|Export|Import|ImportTsv,"args":[ARG...]}: runs one of
  * HBase's MapReduce tools in this JVM, with the command line a user would give it after
  * `hbase org.apache.hadoop.hbase.mapreduce.TOOL` (generic -Dk=v options included), against the
  * running local cluster, as a LocalJobRunner job on the local file system. Prints
@@ -28,7 +28,8 @@ final class MapReduceTools {
 
   static void run(LocalCluster cluster, JsonObject op, PrintStream out) throws Exception {
     String name = op.get("tool").getAsString();
-    if (!name.equals("CopyTable") && !name.equals("Export") && !name.equals("Import")) {
+    if (!name.equals("CopyTable") && !name.equals("Export") && !name.equals("Import")
+        && !name.equals("ImportTsv")) {
       throw new IllegalArgumentException("mapreduce: unknown tool " + name);
     }
     Tool tool;
@@ -42,6 +43,13 @@ final class MapReduceTools {
     List<String> args = new ArrayList<>();
     for (JsonElement e : op.getAsJsonArray("args")) {
       args.add(e.getAsString());
+    }
+    if (name.equals("ImportTsv")) {  // its counters printed too (ImportTsvJob)
+      int rc = ImportTsvJob.run(jobConf(cluster), args.toArray(new String[0]), out);
+      if (rc != 0) {
+        throw new IllegalStateException("mapreduce: ImportTsv " + args + " exited " + rc);
+      }
+      return;
     }
     int rc = ToolRunner.run(jobConf(cluster), tool, args.toArray(new String[0]));
     out.println("{\"kind\":\"mapreduce\",\"tool\":" + Json.str(name) + ",\"exit\":" + rc + "}");
