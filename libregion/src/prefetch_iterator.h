@@ -27,7 +27,7 @@ namespace hfile::region {
 
 class PrefetchIterator : public CellIterator {
  public:
-  explicit PrefetchIterator(std::unique_ptr<CellIterator> source, size_t batch_bytes = 1 << 20);
+  explicit PrefetchIterator(std::unique_ptr<CellIterator> source, size_t batch_bytes = 256 << 10);
   ~PrefetchIterator() override;
   PrefetchIterator(const PrefetchIterator&) = delete;
   PrefetchIterator& operator=(const PrefetchIterator&) = delete;
