@@ -278,6 +278,8 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   if (into) o.into = static_cast<int>(*into);
   o.compact_first = compact_first;
   o.dry_run = dry_run;
+  // A real split reports each side as written (rep.sides), without a read of every cell first.
+  o.count_sides = dry_run;
   o.force = force;
   o.verify_inputs = !trust;
   if (now) o.now_ms = *now;
@@ -292,7 +294,8 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   if (!dry_run) o.cancel = InstallInterruptHandlers();
   Status s = region::RunRegionSplit(*plan, o, &rep);
   // --compact-first: the rows were chosen after the compaction.
-  const region::RegionSplitPlan& done = rep.replanned ? *rep.replanned : *plan;
+  region::RegionSplitPlan done = rep.replanned ? *rep.replanned : *plan;
+  if (done.sides.empty()) done.sides = rep.sides;
   if (json) {
     std::string files;
     for (const auto& f : rep.files) {

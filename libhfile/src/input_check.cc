@@ -77,17 +77,24 @@ Status CheckInput(const Reader& reader, const InputCheckOptions& options,
                               t.entry_count, t.data_index_count));
   }
   if (!options.full) return Status::OK();
-  VerifyReport v = VerifyFile(reader.path(), options.verify);
-  rep->verified = true;
-  rep->warnings = v.warning_count;
+  return VerifyInput(reader.path(), options.verify, rep);
+}
+
+Status VerifyInput(const std::string& path, const VerifyOptions& options,
+                   InputCheckReport* report) {
+  VerifyReport v = VerifyFile(path, options);
+  if (report) {
+    report->verified = true;
+    report->warnings = v.warning_count;
+  }
   if (!v.open_status.ok()) return v.open_status;
-  if (!v.io_error.ok()) return v.io_error.WithContext("checking the input " + reader.path());
+  if (!v.io_error.ok()) return v.io_error.WithContext("checking the input " + path);
   if (v.problem_count > 0) {
     const VerifyProblem& p = v.problems.front();
     return Status::Corruption(fmt::format(
         "{}: does not verify ({} error(s); first: {}{}{}); the input is refused (hfile verify "
         "lists every problem)",
-        reader.path(), v.problem_count, p.offset >= 0 ? fmt::format("offset {}: ", p.offset) : "",
+        path, v.problem_count, p.offset >= 0 ? fmt::format("offset {}: ", p.offset) : "",
         p.block.empty() ? "" : p.block + " block: ", p.what));
   }
   return Status::OK();

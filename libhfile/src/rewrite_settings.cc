@@ -84,6 +84,18 @@ Result<uint32_t> InferBlockSize(const Reader& in) {
   uint64_t smallest = UINT64_MAX, largest = 0;
   size_t blocks = 0;
   while (offset <= last) {
+    // A plain data block's size is in its header: only an encoded block's body is read (and
+    // decompressed), for the unencoded size inside it.
+    BlockHeader h;
+    HFILE_RETURN_IF_ERROR(br.ReadHeader(offset, &h));
+    if (h.type == BlockType::kData) {
+      const uint64_t size = h.uncompressed_size_without_header;
+      if (offset != last) smallest = std::min(smallest, size);
+      largest = std::max(largest, size);
+      ++blocks;
+      offset += h.on_disk_size_with_header();
+      continue;
+    }
     HFILE_RETURN_IF_ERROR(br.ReadBlock(offset, 0, &block));
     if (IsDataBlock(block.header.type)) {
       uint64_t size = block.body.size();

@@ -270,7 +270,7 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
   if (options.into == 0 && options.split_rows.size() <= 1) {
     SplitPointOptions spo;
     spo.split_row = one_row;
-    spo.count_sides = true;
+    spo.count_sides = options.count_sides;
     HFILE_ASSIGN_OR_RETURN(plan.point, ComputeSplitPoint(plan.root_dir, plan.region_dir, spo));
     if (!plan.point.split_row) {
       const std::string why = plan.point.no_split_reason.empty() ? "no split point"
@@ -279,7 +279,9 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
       return Status::NotSupported("HBase would not split this region: " + why, region_dir);
     }
     plan.split_rows = {*plan.point.split_row};
-    for (const auto& f : plan.point.families) plan.sides.push_back({f.family, {f.below, f.above}});
+    if (options.count_sides)
+      for (const auto& f : plan.point.families)
+        plan.sides.push_back({f.family, {f.below, f.above}});
   } else {
     std::vector<std::string> rows = options.split_rows;
     if (options.into) {
@@ -311,7 +313,10 @@ Result<RegionSplitPlan> PlanRegionSplit(const std::string& region_dir,
         plan.point.explicit_row = options.into == 0;  // quantiles are not the user's rows
       }
     }
-    HFILE_ASSIGN_OR_RETURN(plan.sides, CountSides(plan.root_dir, plan.region_dir, plan.split_rows));
+    if (options.count_sides) {
+      HFILE_ASSIGN_OR_RETURN(plan.sides,
+                             CountSides(plan.root_dir, plan.region_dir, plan.split_rows));
+    }
   }
   for (const auto& row : plan.split_rows) {
     if (!plan.parent.ContainsRow(row))
@@ -512,6 +517,7 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
   }
 
   for (const auto& sp : rp.stores) {
+    FamilySides sides{sp.family, std::vector<SplitSide>(n)};
     for (const auto& f : sp.files) {
       SplitFileResult fr;
       fr.family = sp.family;
@@ -547,9 +553,13 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
         if (Status s = RenameFile(out.path, to); !s.ok()) return rollback(s);
         fr.outputs[d].push_back(enc[d] + "/" + sp.family + "/" + name);
         fr.cells[d] += out.cells;
+        sides.daughters[d].cells += out.cells;
+        sides.daughters[d].kv_bytes += out.cell_bytes;
+        sides.daughters[d].file_bytes += out.file_size;
       }
       report->files.push_back(std::move(fr));
     }
+    report->sides.push_back(std::move(sides));
     for (const auto& d : dirs)
       if (Status s = SyncDir(JoinPath(d, sp.family)); !s.ok()) return rollback(s);
   }

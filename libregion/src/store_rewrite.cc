@@ -1,15 +1,19 @@
 // RewriteStore (region/store_rewrite.h).
 #include "region/store_rewrite.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 
+#include "background_checks.h"
 #include "fs_util.h"
 #include "hfile/input_check.h"
 #include "hfile/reader.h"
 #include "hfile/rewrite.h"
 #include "input_guard.h"
+#include "prefetch_iterator.h"
 #include "region/merging_iterator.h"
 #include "region/store_file_reader.h"
 
@@ -78,13 +82,20 @@ struct OpenInputs {
   uint64_t total_cells = 0;
 };
 
-Status Open(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o, OpenInputs* in) {
+// Opens the inputs, each checked: the cheap checks here, before any of its cells is read; the
+// full verification (unless !verify_inputs) queued on `checks`, to run while the cells are
+// rewritten (the caller commits nothing before `checks` has passed). A dry run checks here, so
+// that its timing stays the real rewrite's. With `prefetch`, the merge runs on its own thread.
+Status Open(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o, bool prefetch,
+            BackgroundChecks* checks, OpenInputs* in) {
   std::vector<std::unique_ptr<CellIterator>> its;
   InputCheckOptions check;
-  check.full = o.verify_inputs;
+  check.full = o.verify_inputs && checks == nullptr;
   for (const auto& sf : inputs) {
     HFILE_ASSIGN_OR_RETURN(auto r, StoreFileReader::Open(sf));
     HFILE_RETURN_IF_ERROR(CheckInput(r->hfile(), check));
+    if (o.verify_inputs && checks != nullptr)
+      checks->Add([path = r->hfile().path()] { return VerifyInput(path); });
     in->total_cells += r->hfile().trailer().entry_count;
     InputGuardOptions g;
     g.path = sf.path;
@@ -109,6 +120,7 @@ Status Open(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o, 
       std::make_unique<CountingIterator>(NewMergingIterator(std::move(its), kind), progress);
   in->counter = counting.get();
   in->out = o.transform ? o.transform(std::move(counting)) : std::move(counting);
+  if (prefetch) in->out = std::make_unique<PrefetchIterator>(std::move(in->out));
   in->out->SeekToFirst();
   return Status::OK();
 }
@@ -188,9 +200,14 @@ std::unique_ptr<CellIterator> NewFamilyRenameIterator(std::unique_ptr<CellIterat
 
 Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o,
                     StoreRewriteResult* r) {
+  // Three threads on the two cores when verifying: the inputs' check (`checks`), the reading
+  // and merge (the prefetch), and this one's writing; then the outputs' verification (the
+  // StoreWriter's worker). Declared before `in`: its checks read no input it owns.
+  BackgroundChecks checks;
   OpenInputs in;
   const auto t0 = std::chrono::steady_clock::now();
-  HFILE_RETURN_IF_ERROR(Open(inputs, o, &in));
+  HFILE_RETURN_IF_ERROR(Open(inputs, o, /*prefetch=*/!o.estimate_only,
+                             o.estimate_only ? nullptr : &checks, &in));
   if (o.estimate_only) {
     const double check_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -198,7 +215,10 @@ Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOpti
   } else {
     HFILE_ASSIGN_OR_RETURN(auto w, StoreWriter::Open(o.writer));
     CellIterator* it = in.out.get();
+    uint64_t n = 0;
     for (; it->Valid(); it->Next()) {
+      // An input that failed its check fails the rewrite: no need to write the rest.
+      if ((++n & 0xFFFF) == 0 && checks.failed()) return checks.Wait();
       if (Status s = w->Add(it->cell()); !s.ok()) {
         // The writer refuses a cell only when it breaks the order; else it is the output.
         if (s.IsInvalidArgument()) return Status::Corruption("inputs out of order: " + s.ToString());
@@ -208,6 +228,13 @@ Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOpti
     HFILE_RETURN_IF_ERROR(it->status());
     HFILE_RETURN_IF_ERROR(CheckInputsRead(inputs, in, r));
     HFILE_ASSIGN_OR_RETURN(r->outputs, w->Finish());
+    if (Status s = checks.Wait(); !s.ok()) {
+      // An input failed its check after its cells were rewritten: its outputs are staged, not
+      // committed, and go.
+      for (const auto& out : r->outputs) ::unlink(out.path.c_str());
+      r->outputs.clear();
+      return s;
+    }
     for (const auto& out : r->outputs) {
       r->cells_written += out.cells;
       r->cell_bytes_out += out.cell_bytes;

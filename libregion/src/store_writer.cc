@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "background_checks.h"
 #include "fs_util.h"
 #include "hfile/rewrite.h"
 #include "hfile/verify.h"
@@ -25,12 +26,32 @@ WriterOptions WriterOptionsForFamily(const FamilyDescriptor& f, bool compaction_
   return w;
 }
 
+namespace {
+
+// The one rule for every output: VerifyFile clean, and as many cells as were added.
+Status VerifyOutput(const StoreOutput& info, std::function<void(const Cell&)> on_cell) {
+  VerifyOptions vo;
+  vo.on_cell = std::move(on_cell);
+  VerifyReport rep = VerifyFile(info.path, vo);
+  if (rep.open_status.IsIOError() || rep.open_status.IsNotFound())
+    return rep.open_status.WithContext("verifying " + info.path);
+  if (!rep.io_error.ok()) return rep.io_error.WithContext("verifying " + info.path);
+  if (!rep.clean() || rep.cells != info.cells)
+    return Status::Corruption(fmt::format(
+        "verification of {} failed ({} cells, expected {}): {}", info.path, rep.cells, info.cells,
+        rep.problems.empty() ? rep.open_status.ToString() : rep.problems[0].what));
+  return Status::OK();
+}
+
+}  // namespace
+
 struct StoreWriter::Output {
   StoreOutput info;
   std::unique_ptr<Writer> writer;
 };
 
-StoreWriter::StoreWriter(StoreWriterOptions o) : o_(std::move(o)) {}
+StoreWriter::StoreWriter(StoreWriterOptions o)
+    : o_(std::move(o)), verifier_(std::make_unique<BackgroundChecks>()) {}
 
 StoreWriter::~StoreWriter() {
   if (!finished_) RemoveAll();
@@ -55,6 +76,9 @@ size_t StoreWriter::RangeOf(const Slice& row) const {
 }
 
 Status StoreWriter::OpenRange(size_t range) {
+  // The output before is complete: finished now and verified on the worker while this one is
+  // written.
+  if (current_ != nullptr) HFILE_RETURN_IF_ERROR(Close(current_));
   auto out = std::make_unique<Output>();
   out->info.range = range;
   out->info.name = NewStoreFileName() + o_.name_suffix;
@@ -63,6 +87,21 @@ Status StoreWriter::OpenRange(size_t range) {
   current_ = out.get();
   current_range_ = range;
   outputs_.push_back(std::move(out));
+  return Status::OK();
+}
+
+Status StoreWriter::Close(Output* out) {
+  WriterStats ws;
+  if (Status s = out->writer->Finish(&ws); !s.ok()) return s.WithContext("writing " + out->info.path);
+  out->writer.reset();
+  out->info.file_size = ws.file_size;
+  out->info.index_levels = ws.index_levels;
+  std::function<void(const Cell&)> on_cell;
+  if (o_.on_verified_cell)
+    on_cell = [this, range = out->info.range](const Cell& c) { o_.on_verified_cell(range, c); };
+  verifier_->Add([info = out->info, on_cell = std::move(on_cell)] {
+    return VerifyOutput(info, on_cell);
+  });
   return Status::OK();
 }
 
@@ -96,45 +135,27 @@ Result<std::vector<StoreOutput>> StoreWriter::Finish() {
       return s;
     }
   }
-  for (auto& out : outputs_) {
-    WriterStats ws;
-    if (Status s = out->writer->Finish(&ws); !s.ok()) {
+  if (current_ != nullptr) {
+    if (Status s = Close(current_); !s.ok()) {
       RemoveAll();
-      return s.WithContext("writing " + out->info.path);
+      return s;
     }
-    out->writer.reset();
-    out->info.file_size = ws.file_size;
-    out->info.index_levels = ws.index_levels;
+    current_ = nullptr;
   }
   if (o_.checkpoint) o_.checkpoint("output-written");
-  std::vector<StoreOutput> result;
-  for (auto& out : outputs_) {
-    const StoreOutput& info = out->info;
-    VerifyOptions vo;
-    if (o_.on_verified_cell)
-      vo.on_cell = [this, range = info.range](const Cell& c) { o_.on_verified_cell(range, c); };
-    VerifyReport rep = VerifyFile(info.path, vo);
-    Status bad;
-    if (rep.open_status.IsIOError() || rep.open_status.IsNotFound())
-      bad = rep.open_status.WithContext("verifying " + info.path);
-    else if (!rep.io_error.ok())
-      bad = rep.io_error.WithContext("verifying " + info.path);
-    else if (!rep.clean() || rep.cells != info.cells)
-      bad = Status::Corruption(fmt::format(
-          "verification of {} failed ({} cells, expected {}): {}", info.path, rep.cells,
-          info.cells, rep.problems.empty() ? rep.open_status.ToString() : rep.problems[0].what));
-    if (!bad.ok()) {
-      RemoveAll();
-      return bad;
-    }
-    result.push_back(info);
+  if (Status s = verifier_->Wait(); !s.ok()) {
+    RemoveAll();
+    return s;
   }
+  std::vector<StoreOutput> result;
+  for (auto& out : outputs_) result.push_back(out->info);
   if (o_.checkpoint) o_.checkpoint("output-verified");
   finished_ = true;
   return result;
 }
 
 void StoreWriter::RemoveAll() {
+  verifier_->Abandon();  // no verification reads a file while it is removed
   for (auto& out : outputs_) {
     out->writer.reset();  // an unfinished Writer removes its own temporary file
     ::unlink(out->info.path.c_str());

@@ -479,9 +479,28 @@ TEST(RegionSplit, IntoThreeAndFourAtSizeQuantiles) {
       EXPECT_GT(d.cells, 3000u / n - 200) << d.cells;
       EXPECT_LT(d.cells, 3000u / n + 200) << d.cells;
     }
+    {
+      RegionSplitOptions uncounted = o;
+      uncounted.count_sides = false;
+      auto quick = PlanRegionSplit(t.region_dir, uncounted);
+      ASSERT_TRUE(quick.ok()) << quick.status().ToString();
+      EXPECT_TRUE(quick->sides.empty());
+      EXPECT_EQ(quick->split_rows, plan->split_rows);
+    }
     RegionSplitReport rep;
     Status s = RunRegionSplit(*plan, o, &rep);
     ASSERT_TRUE(s.ok()) << s.ToString();
+    // The sides as written equal the plan's count (a plan without count_sides has none).
+    ASSERT_EQ(rep.sides.size(), plan->sides.size());
+    for (size_t f = 0; f < rep.sides.size(); ++f) {
+      EXPECT_EQ(rep.sides[f].family, plan->sides[f].family);
+      ASSERT_EQ(rep.sides[f].daughters.size(), static_cast<size_t>(n));
+      for (int d = 0; d < n; ++d) {
+        EXPECT_EQ(rep.sides[f].daughters[d].cells, plan->sides[f].daughters[d].cells);
+        EXPECT_EQ(rep.sides[f].daughters[d].kv_bytes, plan->sides[f].daughters[d].kv_bytes);
+        EXPECT_GT(rep.sides[f].daughters[d].file_bytes, 0u);
+      }
+    }
     ExpectChain(t.table_dir, t.info, n);
     // Every cell in exactly one daughter (RegionCells fails a cell outside its daughter).
     EXPECT_EQ(TableCells(t.root, t.table_dir), before);

@@ -12,6 +12,7 @@
 #define HFILE_INPUT_CHECK_H_
 
 #include <cstdint>
+#include <string>
 
 #include "hfile/reader.h"
 #include "hfile/status.h"
@@ -38,6 +39,12 @@ struct InputCheckReport {
 // reverse). With options.full, then VerifyFile. Corruption naming the path, offset and block.
 Status CheckInput(const Reader& reader, const InputCheckOptions& options,
                   InputCheckReport* report = nullptr);
+
+// CheckInput's full part alone: VerifyFile of `path`, any error refusing the input. It opens the
+// file itself and shares nothing with a Reader of it, so a tool may run it on another thread
+// while it reads the cells (and must then commit nothing before it returns OK).
+Status VerifyInput(const std::string& path, const VerifyOptions& options = {},
+                   InputCheckReport* report = nullptr);
 
 // After a whole-file read: Corruption unless `cells_read` equals the trailer's entry count.
 Status CheckCellsRead(const Reader& reader, uint64_t cells_read);

@@ -100,6 +100,10 @@ struct RegionSplitOptions {
   bool dry_run = false;
   bool force = false;          // split a region that looks online or unclean
   bool verify_inputs = true;
+  // The plan's `sides`, counted by reading every cell of the region once more. false: the plan
+  // leaves them empty, and a real split reports them exactly from what it wrote
+  // (RegionSplitReport::sides); a dry run needs them.
+  bool count_sides = true;
   int64_t now_ms = 0;          // 0: the clock (daughters' region id, archive names)
   const std::atomic<bool>* cancel = nullptr;
   // Called at every durable step (StoreWriter's and the journal's checkpoint names, plus
@@ -168,6 +172,8 @@ struct RegionSplitReport {
   std::vector<std::string> compacted;     // compact_first: what the compaction did, per store
   std::optional<RegionSplitPlan> replanned;  // compact_first: the plan made after it
   std::vector<SplitFileResult> files;
+  // What each family's daughters hold as written: cells, their KeyValue bytes, the file bytes.
+  std::vector<FamilySides> sides;
   std::vector<std::string> recovered;
   int64_t max_sequence_id = -1;
   double seconds = 0;

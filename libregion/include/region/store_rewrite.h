@@ -1,14 +1,18 @@
 // The store rewrite every writing tool is built on: store files read as HBase reads them ->
 // merge in HBase's scanner order -> an optional cell transform -> the store writer.
 //
-//   inputs (StoreFileReader: References read their half, links their target; each file checked
-//           by CheckInput before any of its cells is used, guarded while it streams: its family
-//           and the region's key range)
+//   inputs (StoreFileReader: References read their half, links their target; each file's cheap
+//           checks (CheckInput) before any of its cells is used, its full verification
+//           (VerifyInput) on a worker thread while its cells stream, each cell guarded: its
+//           family and the region's key range)
 //     -> NewMergingIterator
 //     -> transform (compaction rules, a family rename, a key-range cut; or none)
-//     -> StoreWriter (1..N verified files in the staging dir)
-// Nothing is committed here: the outputs are staged, and the caller commits them through the
-// journal (region/commit.h).
+//        (all of the above on a reading thread, a bounded batch ahead of the writer)
+//     -> StoreWriter (1..N files in the staging dir, each verified on the writer's worker)
+// RewriteStore returns OK only after every input check and every output verification passed;
+// nothing is committed here: the outputs are staged, and the caller commits them through the
+// journal (region/commit.h). Callbacks (transform, progress, on_verified_cell) run on those
+// threads, one at a time each, and are done when RewriteStore returns.
 #ifndef REGION_STORE_REWRITE_H_
 #define REGION_STORE_REWRITE_H_
 
@@ -33,7 +37,7 @@ struct StoreRewriteOptions {
   // (Corruption) unless `carry_out_of_range`, which counts and keeps it.
   std::string family, start_key, end_key;
   bool carry_out_of_range = false;
-  bool verify_inputs = true;             // CheckInput's full VerifyFile; false: cheap checks only
+  bool verify_inputs = true;             // the full VerifyFile of each; false: cheap checks only
   CellTransform transform;               // null: the merged cells as they are
   StoreWriterOptions writer;             // writer.dir: the staging dir
   // A dry run: no output; the cells are counted exactly and the bytes out estimated by writing
@@ -66,7 +70,8 @@ std::unique_ptr<CellIterator> NewFamilyRenameIterator(
 // Inputs in HBase's scanner order (SortBySequenceId). Errors: Corruption for a damaged input,
 // a cell of another family or outside the range, inputs out of order, or an output that fails
 // verification; IOError from the file system or the cancel flag. On error nothing is left in
-// the staging dir by this call.
+// the staging dir by this call (outputs already written for an input that then failed its
+// check are removed).
 Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& options,
                     StoreRewriteResult* result);
 

@@ -9,7 +9,9 @@
 //   for (...) (*w)->Add(cell);              // in the store's order
 //   auto outputs = (*w)->Finish();          // verified files, one per non-empty range
 //                                           // (or more, rolled at roll_bytes)
-// Until Finish succeeds, destroying the writer removes every file it created.
+// An output is finished as soon as the next one starts (a new range, or a roll) and verified on
+// a worker thread while the writer goes on; Finish waits for every verification. Until Finish
+// succeeds, destroying the writer removes every file it created.
 #ifndef REGION_STORE_WRITER_H_
 #define REGION_STORE_WRITER_H_
 
@@ -26,6 +28,8 @@
 #include "region/family_descriptor.h"
 
 namespace hfile::region {
+
+class BackgroundChecks;
 
 // How HBase writes a store file of this family: BLOCKSIZE, COMPRESSION (or the
 // COMPRESSION_COMPACT* codec for compaction output, `major` choosing which), DATA_BLOCK_ENCODING,
@@ -55,9 +59,10 @@ struct StoreWriterOptions {
   // Called once, after the first cell is written ("output-started"), and after the outputs are
   // written ("output-written") and verified ("output-verified").
   std::function<void(const std::string&)> checkpoint;
-  // Called with every cell of every output as Finish's verification reads it back from disk
-  // (range: the output's), so that a caller compares what was written with what it meant to
-  // write without reading the files once more.
+  // Called with every cell of every output as the verification reads it back from disk (range:
+  // the output's), so that a caller compares what was written with what it meant to write
+  // without reading the files once more. It runs on the writer's worker thread, one output
+  // after another in the order they were started; Finish returns after the last call.
   std::function<void(size_t range, const Cell& cell)> on_verified_cell;
 };
 
@@ -81,18 +86,19 @@ class StoreWriter {
   // Appends a cell to its range's output (created on its first cell). InvalidArgument for a cell
   // out of order (the writer's own check); IOError from the file system.
   Status Add(const Cell& cell);
-  // Finishes every output, then verifies each (VerifyFile clean, its cell count what was
-  // added): Corruption when one fails. On any error every output is removed.
+  // Finishes the last output and waits until each is verified (VerifyFile clean, its cell
+  // count what was added): Corruption when one fails. On any error every output is removed.
   Result<std::vector<StoreOutput>> Finish();
   uint64_t cells() const { return cells_; }
 
  private:
   explicit StoreWriter(StoreWriterOptions o);
   size_t RangeOf(const Slice& row) const;
+  struct Output;
   Status OpenRange(size_t range);
+  Status Close(Output* out);  // finishes it and queues its verification
   void RemoveAll();
 
-  struct Output;
   StoreWriterOptions o_;
   std::vector<std::unique_ptr<Output>> outputs_;  // created in range order
   Output* current_ = nullptr;
@@ -100,6 +106,8 @@ class StoreWriter {
   uint64_t cells_ = 0;
   bool finished_ = false;
   std::string last_row_;  // with roll_bytes: the previous cell's row
+  // Verifies the finished outputs (declared last: gone before the outputs it reads).
+  std::unique_ptr<BackgroundChecks> verifier_;
 };
 
 }  // namespace hfile::region
