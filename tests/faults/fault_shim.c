@@ -22,7 +22,8 @@
 //
 // Operation names: open_w (open/openat/creat for writing or creating), open_r (other opens),
 // write (write), writev (writev/pwritev), pwrite (pwrite/pwrite64), read (read), readv,
-// pread (pread/pread64), fsync (fsync/fdatasync), close, rename (rename/renameat/renameat2),
+// pread (pread/pread64), fsync (fsync/fdatasync), close (of an fd opened for writing; other
+// closes count under no prefix), rename (rename/renameat/renameat2),
 // unlink (unlink/unlinkat/remove), rmdir, link (link/linkat/symlink), mkdir (mkdir/mkdirat),
 // ftruncate (ftruncate/ftruncate64), fallocate (fallocate/posix_fallocate).
 #define _GNU_SOURCE
@@ -52,6 +53,7 @@ static const char* const kOpNames[OP_N] = {
 
 #define MAX_FDS 65536
 static char* g_fd_path[MAX_FDS];
+static unsigned char g_fd_writable[MAX_FDS];  // opened for writing (its close is a fault point)
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned long g_count[OP_N], g_prefix_count[OP_N];
 static int g_trace_fd = -1, g_log_fd = -1;
@@ -229,12 +231,21 @@ static const char* fd_path(int fd) {
   return NULL;
 }
 
-static void remember_fd(int fd, const char* path) {
+static void remember_fd(int fd, const char* path, int writable) {
   if (fd < 0 || fd >= MAX_FDS) return;
   pthread_mutex_lock(&g_mu);
   free(g_fd_path[fd]);
   g_fd_path[fd] = strdup(path);
+  g_fd_writable[fd] = (unsigned char)writable;
   pthread_mutex_unlock(&g_mu);
+}
+
+// The path a close of `fd` counts under: only an fd opened for writing has something to lose
+// at its close, and the tools read on worker threads, which would make the numbering of
+// read-only closes differ from run to run.
+static const char* close_path(int fd) {
+  if (fd < 0 || fd >= MAX_FDS || !g_fd_writable[fd]) return NULL;
+  return fd_path(fd);
 }
 
 static void forget_fd(int fd) {
@@ -325,7 +336,7 @@ static int do_open(int dirfd, const char* path, int flags, mode_t mode, int at, 
   int fd;
   if (at) fd = is64 ? real_openat64(dirfd, path, flags, mode) : real_openat(dirfd, path, flags, mode);
   else fd = is64 ? real_open64(path, flags, mode) : real_open(path, flags, mode);
-  if (fd >= 0 && !t_inside) remember_fd(fd, abs);
+  if (fd >= 0 && !t_inside) remember_fd(fd, abs, is_write_open(flags));
   int saved = errno;
   after(v);
   errno = saved;
@@ -382,7 +393,7 @@ static FILE* do_fopen(const char* path, const char* mode, int is64) {
   int v = decide(w ? OP_OPEN_W : OP_OPEN_R, abs, NULL);
   FAIL_IF(v, NULL);
   FILE* f = is64 ? real_fopen64(path, mode) : real_fopen(path, mode);
-  if (f && !t_inside) remember_fd(fileno(f), abs);
+  if (f && !t_inside) remember_fd(fileno(f), abs, w);
   int saved = errno;
   after(v);
   errno = saved;
@@ -393,7 +404,7 @@ FILE* fopen64(const char* path, const char* mode) { return do_fopen(path, mode, 
 int fclose(FILE* f) {
   if (!real_fclose) resolve_all();
   int fd = f ? fileno(f) : -1;
-  int v = decide(OP_CLOSE, fd_path(fd), NULL);
+  int v = decide(OP_CLOSE, close_path(fd), NULL);
   if (!t_inside) forget_fd(fd);
   int r = real_fclose(f);
   int e = errno;
@@ -492,7 +503,7 @@ int posix_fallocate(int fd, off_t off, off_t len) {
 
 int close(int fd) {
   if (!real_close) resolve_all();
-  int v = decide(OP_CLOSE, fd_path(fd), NULL);
+  int v = decide(OP_CLOSE, close_path(fd), NULL);
   if (!t_inside) forget_fd(fd);
   int r = real_close(fd);  // Linux releases the fd even when close reports an error
   int e = errno;
