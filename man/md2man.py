@@ -3,7 +3,8 @@
 
 Why our own converter: pandoc would add ~170 MB to the build dependencies and ronn a Ruby
 stack, for the few constructs these pages use. This one handles exactly those, and
-tests/cli/check_man_render.py renders every page with man -l to check it does.
+tests/cli/check_man_render.py renders every page (and a sample of each construct) with man -l
+to check it does.
 
 Title, either dialect:
   % NAME(1) source | manual            (pandoc: then a '# NAME' section 'name - what')
@@ -12,10 +13,11 @@ Title, either dialect:
 Blocks: ATX headings (the shallowest level used is .SH, deeper ones .SS); paragraphs (a line
 ending in '<br>' or two spaces breaks the line); fenced (```) and indented (4 spaces) code
 blocks, verbatim; bullet (* - +) and numbered (1.) lists, nested by indentation, whose items
-may hold paragraphs, code blocks and lists; a bullet item whose first line ends in ':' and that
-has more lines is an option entry (.TP, as ronn renders it); definition lists (a term line,
-then ':   ' lines); pipe tables. Inline: `code` (bold, verbatim), **bold**, *italic*, _italic_,
-<VAR> placeholders (italic, brackets kept), [text](url), <url>, backslash escapes.
+may hold paragraphs, code blocks and lists; a bullet item that starts with `code`, whose first
+line ends in ':' and that has more lines is an option entry (.TP, as ronn renders it);
+definition lists (a term line, then ':   ' lines); pipe tables. Inline: `code` (bold,
+verbatim), **bold**, *italic*, _italic_, <VAR> placeholders (italic, brackets kept),
+[text](url), <url>, backslash escapes. tests/cli/md2man_sample.1.md has one of each.
 """
 import re
 import sys
@@ -116,7 +118,7 @@ def table(rows):
     plain = lambda c: re.sub(r"[`*]", "", c)
     n = max(len(r) for r in [header] + body)
     widths = [max(len(plain(r[k])) if k < len(r) else 0 for r in [header] + body) for k in range(n)]
-    out = [".RS 4", ".nf"]
+    out = [".PP", ".RS 4", ".nf"]
     for j, r in enumerate([header] + body):
         parts = []
         for k in range(n):
@@ -200,13 +202,13 @@ class Converter:
                 i = self.definition(lines, i)
             else:
                 j = i + 1
-                while j < len(lines) and lines[j].strip() and not self.starts_block(lines, j, base):
+                while j < len(lines) and lines[j].strip() and not self.starts_block(lines, j):
                     j += 1
                 self.out.append(".PP")
                 self.out += text_lines(lines[i:j])
                 i = j
 
-    def starts_block(self, lines, j, base):
+    def starts_block(self, lines, j):
         l = lines[j]
         return bool(FENCE.match(l) or HEADING.match(l) or BULLET.match(l) or
                     (j + 1 < len(lines) and lines[j + 1].lstrip().startswith(":   ")))
@@ -219,7 +221,7 @@ class Converter:
             if l.strip():
                 if indent_of(l) < content_col:
                     # A lazy continuation line of the item's first paragraph.
-                    if lines[j - 1].strip() and not self.starts_block(lines, j, 0) and \
+                    if lines[j - 1].strip() and not self.starts_block(lines, j) and \
                             not l.lstrip().startswith(":   "):
                         j += 1
                         continue
@@ -244,13 +246,14 @@ class Converter:
                     continue
                 break
             m = BULLET.match(lines[i])
-            if not m or indent_of(lines[i]) != ind:
+            if not m or indent_of(lines[i]) != ind or m.group(2)[0].isdigit() != numbered:
                 break
             n += 1
             col = len(lines[i]) - len(m.group(3))  # where the item's text starts
             end = self.item_end(lines, i, col)
             first, rest = m.group(3), lines[i + 1:end]
-            if not numbered and first.rstrip().endswith(":") and any(x.strip() for x in rest):
+            if not numbered and first.startswith("`") and first.rstrip().endswith(":") and \
+                    any(x.strip() for x in rest):
                 self.out += [".TP", line_start(inline(first.rstrip()[:-1]))]
                 self.item_body([], rest, col)
             else:

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Renders every built man page with `man -l` and checks what a reader gets.
 
-Usage: check_man_render.py BIN_DIR MAN_SRC_DIR MAN_BUILD_DIR
+Usage: check_man_render.py BIN_DIR MAN_SRC_DIR MAN_BUILD_DIR [MD2MAN SAMPLE.md]
 
 Per page (man/<page>.1.md -> MAN_BUILD_DIR/<page>.1):
   - NAME and SYNOPSIS sections, and a NAME line lexgrog reads (so whatis/apropos find it);
   - every line of every code block of the source appears verbatim in the rendering;
   - every list item starts a line of its own (the items are not run together);
   - no markdown left: ```, **, <br>, '#' headings, setext underlines, backticks.
+With MD2MAN and SAMPLE (tests/cli/md2man_sample.1.md, one of each construct md2man knows),
+the sample is converted and checked the same way, and its rendering line by line.
 Per tool binary (every hfile and hfile-* in BIN_DIR, so a new tool is covered without
 listing it here): a page exists, and every long option its --help prints appears in it.
 """
@@ -15,8 +17,10 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 bin_dir, src_dir, build_dir = sys.argv[1:4]
+md2man, sample = (sys.argv[4:6] + [None, None])[:2]
 failures = []
 BULLET = re.compile(r"^( *)([*+-]|\d+[.)]) +(.*)$")
 
@@ -86,16 +90,9 @@ def list_items(src):
     return items
 
 
-pages = sorted(f[:-3] for f in os.listdir(src_dir) if f.endswith(".1.md"))
-rendered = {}
-for page in pages:
-    src = open(os.path.join(src_dir, page + ".md"), encoding="utf-8").read()
-    roff = os.path.join(build_dir, page)
-    if not os.path.exists(roff):
-        failures.append(f"{page}: not built ({roff})")
-        continue
+def check_page(page, src, roff):
+    """The checks every page gets; returns the rendering."""
     text = render(roff)
-    rendered[page[:-2]] = text
     lines = [l.strip() for l in text.splitlines()]
     for section in ("NAME", "SYNOPSIS"):
         if section not in lines:
@@ -104,14 +101,14 @@ for page in pages:
     whatis = subprocess.run(["lexgrog", roff], capture_output=True, text=True).stdout
     if f'"{tool} - ' not in whatis:
         failures.append(f"{page}: lexgrog (whatis) finds no '{tool} - ...' NAME line: {whatis!r}")
-    for c in code_blocks(src):
+    code = code_blocks(src)
+    for c in code:
         if c not in lines:
             failures.append(f"{page}: code line not rendered verbatim: {c!r}")
     squashed = [squash(l) for l in lines]
     for item in list_items(src):
         if not any(re.match(r"(?:• |\d+\. )?" + re.escape(item), l) for l in squashed):
             failures.append(f"{page}: list item '{item} ...' does not start a line")
-    code = set(code_blocks(src))
     for n, l in enumerate(lines):
         if l in code:
             continue
@@ -120,6 +117,52 @@ for page in pages:
                 failures.append(f"{page}: raw markdown {marker!r} in line {n + 1}: {l!r}")
         if re.match(r"#{1,6} |={3,}$", l):
             failures.append(f"{page}: raw markdown heading in line {n + 1}: {l!r}")
+    return text
+
+
+pages = sorted(f[:-3] for f in os.listdir(src_dir) if f.endswith(".1.md"))
+rendered = {}
+for page in pages:
+    src = open(os.path.join(src_dir, page + ".md"), encoding="utf-8").read()
+    roff = os.path.join(build_dir, page)
+    if not os.path.exists(roff):
+        failures.append(f"{page}: not built ({roff})")
+        continue
+    rendered[page[:-2]] = check_page(page, src, roff)
+
+if sample:
+    with tempfile.TemporaryDirectory() as d:
+        roff = os.path.join(d, "sample.1")
+        subprocess.run([sys.executable, md2man, sample, roff], check=True)
+        text = check_page("sample.1", open(sample, encoding="utf-8").read(), roff)
+    got = [squash(l) for l in text.splitlines() if l.strip()]
+    # What each construct must become, in this order (groff's justification squashed).
+    want = [
+        "sample - exercise every construct md2man converts",
+        "sample [--opt <ARG>] <FILE>...", "sample --help",
+        "A paragraph with bold, italic, also italic, code with * and \\ and -dash, a link",
+        "(https://hbase.apache.org/book.html) and https://example.org/x, and a literal *star*.",
+        "MAX_SEQ_ID_KEY stays as it is.",
+        "• first bullet, wrapped onto a second line;",
+        "• nested bullet one", "• nested bullet two", "with a second paragraph",
+        "• second bullet with code:", "ls t1/*/cf/* | grep '\\x00'",
+        "1. step one", "2. step two",
+        "fenced *code* `kept` \\n as is", ".starts with a dot",
+        "Codec Level Note", "ZSTD 1..22 --level", "GZ 1..9 default 1",
+        "--term A definition, with --more.", "Its second paragraph.",
+        "A subsection", "Text under it.",
+    ]
+    pos = 0
+    for w in want:
+        try:
+            pos = got.index(w, pos) + 1
+        except ValueError:
+            failures.append(f"sample.1: no line {w!r} (after line {pos}) in: {got}")
+            break
+    # Nesting shows as indentation: the nested bullets sit deeper than the outer ones.
+    indent = {l.strip(): len(l) - len(l.lstrip()) for l in text.splitlines() if l.strip()}
+    if not indent.get("•   nested bullet one", 0) > indent.get("•   first bullet, wrapped onto a second line;", 99):
+        failures.append("sample.1: the nested list is not indented under its item")
 
 tools = sorted(t for t in os.listdir(bin_dir)
                if (t == "hfile" or t.startswith("hfile-")) and os.access(os.path.join(bin_dir, t),
