@@ -15,7 +15,11 @@ was_installed=0
 dpkg-query -W -f='${Status}' hfilekit 2>/dev/null | grep -q "install ok installed" && was_installed=1
 installed=0
 cleanup() {
-  if ((installed && !was_installed)); then $SUDO dpkg -P hfilekit >/dev/null || true; fi
+  if ((installed && !was_installed)); then
+    $SUDO dpkg -P hfilekit >/dev/null || true
+    # The trigger's incremental mandb keeps the removed pages' whatis entries; -q rebuilds.
+    [[ -e /var/lib/man-db/auto-update ]] && { $SUDO mandb -q || true; }
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -38,6 +42,10 @@ version=$(/usr/bin/hfile --version)
 [[ $version =~ ^hfile\ \(hfilekit\)\ [0-9.]+$ ]] || fail "hfile --version printed '$version'"
 /usr/bin/hfile dump --version >/dev/null || fail "hfile dump --version (the front end running an installed tool)"
 [[ $(man -w hfile-dump) == /usr/share/man/man1/hfile-dump.1* ]] || fail "man -w hfile-dump: $(man -w hfile-dump 2>&1)"
+# whatis reads man-db's index, which dpkg's man-db trigger updates (unless auto-update is off).
+if [[ -e /var/lib/man-db/auto-update ]]; then
+  whatis hfile-dump | grep -q '^hfile-dump (1) *- show' || fail "whatis hfile-dump: $(whatis hfile-dump 2>&1)"
+fi
 reply=$(bash --norc -c 'source /usr/share/bash-completion/completions/hfile-dump &&
   COMP_WORDS=(hfile du) COMP_CWORD=1 && _hfile && echo "${COMPREPLY[*]}"')
 [[ $reply == dump ]] || fail "the installed completion offered '$reply' for 'hfile du'"
@@ -80,4 +88,4 @@ sample=testdata/hbase/gz-fast_diff-row-crc32c-tags
 want=$(grep -o '"entry_count":[0-9]*' "$sample.hbase.jsonl" | head -1 | cut -d: -f2)
 got=$("$work/consumer/build/count_cells" "$sample.hfile")
 [[ $got == "$want $want" ]] || fail "count_cells read '$got' cells/entries, HBase has $want"
-echo "check-deb: ok: $version, man -w, completion, find_package(hfilekit) program read $want cells"
+echo "check-deb: ok: $version, man -w, whatis, completion, find_package(hfilekit) program read $want cells"
