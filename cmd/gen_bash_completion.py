@@ -4,8 +4,8 @@
 Usage: gen_bash_completion.py BIN_DIR OUT [TOOL...]
 
 Every TOOL (default: every hfile-* binary in BIN_DIR) is a subcommand of `hfile`; each one's options are the long
-(and short) options its --help prints, and an option whose help starts with a list such as
-NONE|GZ|SNAPPY completes those values. Generated at build time, so a new tool or flag needs no
+(and short) options its --help prints, and an option whose help gives a list of values
+(NONE|GZ|SNAPPY, tsv|csv|json) completes those. Generated at build time, so a new tool or flag needs no
 edit here; a tool installed later is still completed (from PATH, its --help read at run time).
 """
 import os
@@ -32,7 +32,14 @@ def options(tool):
             c = CHOICES.match(m.group(3))
             for name in re.findall(r"--?[\w-]+", m.group(1)):
                 values[name] = c.group(1).split("|") if c else []
-    # -D takes a property (bulkload): a value, like an option with a TYPE.
+    # Free-form help lines (bulkload's input options): '--opt NAME' takes a value,
+    # '--a, --b raw|escaped|hex' those choices; -D takes a property.
+    for name in re.findall(r"(?<![\w-])(--[\w-]+) [A-Z]{1,6}(?!\w)", help_text):
+        values.setdefault(name, [])
+    for names, choices in re.findall(r"((?:--[\w-]+, )*--[\w-]+) ([a-z0-9]+(?:\|[a-z0-9]+)+)",
+                                     help_text):
+        for name in names.split(", "):
+            values[name] = choices.split("|")
     if "-D" in opts:
         values["-D"] = []
     return sorted(opts), values

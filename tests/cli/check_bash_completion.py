@@ -48,6 +48,9 @@ expect(["hfile", "rewrite", "--out-dir", ""], [])
 expect(["hfile-verify", "--no-"], ["--no-blooms", "--no-key-ranges"])
 expect(["hfile-verify", "-j", "4", "--qu"], ["--quiet"])
 expect(["hfile-dump", "some/file", "--printk"], ["--printkey", "--printkv"])
+expect(["hfile", "bulkload", "--format", ""], ["tsv", "csv", "json"])
+expect(["hfile-bulkload", "--value-encoding", "h"], ["hex"])
+expect(["hfile-bulkload", "--separator", "--"], [])  # a value, not an option
 
 # Every tool: each long option its --help prints is offered after '--'.
 for tool in tools:
