@@ -30,7 +30,7 @@ deb=$(ls "$work"/pkg/hfilekit_*.deb)
 echo "check-deb: built $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"
 contents=$(dpkg-deb -c "$deb")
 for f in usr/bin/hfile usr/bin/hfile-dump usr/lib/libhfile.so.0 usr/include/hfile/reader.h \
-         usr/share/man/man1/hfile-dump.1 usr/share/bash-completion/completions/hfile \
+         usr/share/man/man1/hfile-dump.1.gz usr/share/bash-completion/completions/hfile \
          usr/lib/cmake/hfilekit/hfilekitConfig.cmake; do
   grep -q " \./$f\( \|$\)" <<<"$contents" || fail "the package lacks /$f"
 done
