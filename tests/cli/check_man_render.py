@@ -11,7 +11,8 @@ Per page (man/<page>.1.md -> MAN_BUILD_DIR/<page>.1):
 With MD2MAN and SAMPLE (tests/cli/md2man_sample.1.md, one of each construct md2man knows),
 the sample is converted and checked the same way, and its rendering line by line.
 Per tool binary (every hfile and hfile-* in BIN_DIR, so a new tool is covered without
-listing it here): a page exists, and every long option its --help prints appears in it.
+listing it here): a page exists, hfile(1) names it, and every long option its --help prints
+appears in its page.
 """
 import os
 import re
@@ -171,6 +172,8 @@ for tool in tools:
     if tool not in rendered:
         failures.append(f"{tool}: no man page man/{tool}.1.md")
         continue
+    if tool != "hfile" and f"{tool}(1)" not in rendered.get("hfile", ""):
+        failures.append(f"{tool}: hfile(1) does not name {tool}(1)")
     help_text = subprocess.run([os.path.join(bin_dir, tool), "--help"], capture_output=True,
                                text=True).stdout
     options = sorted(set(re.findall(r"(?<![\w-])(--[A-Za-z][\w-]*)", help_text)))
