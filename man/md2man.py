@@ -133,7 +133,8 @@ def table(rows):
 
 
 class Converter:
-    def __init__(self, src):
+    def __init__(self, src, source=None):
+        self.source = source  # the footer's source, e.g. "hfilekit 0.1.0" (default: the page's)
         self.lines = src.expandtabs(4).splitlines()
         levels = [len(m.group(1)) for m in map(HEADING.match, self.lines) if m]
         self.top = min(levels) if levels else 1
@@ -145,12 +146,13 @@ class Converter:
         m = re.match(r"% (\S+)\((\d)\)\s*(.*?)\s*\|\s*(.*)", first)
         if m:
             name, sec, source, manual = m.groups()
-            self.out.append(f'.TH "{name}" "{sec}" "" "{source}" "{manual}"')
+            self.out.append(f'.TH "{name}" "{sec}" "" "{self.source or source}" "{manual}"')
             return 1
         m = re.match(r"(\S+)\((\d)\) +-- +(.*)$", first)
         if m and len(self.lines) > 1 and re.fullmatch(r"=+ *", self.lines[1]):
             name, sec, what = m.groups()
-            self.out.append(f'.TH "{name.upper()}" "{sec}" "" "hfilekit" "hfilekit manual"')
+            self.out.append(f'.TH "{name.upper()}" "{sec}" "" "{self.source or "hfilekit"}" '
+                            '"hfilekit manual"')
             self.out += [".SH NAME", line_start(roff_escape(name) + " \\- " + inline(what))]
             return 2
         sys.exit("md2man: no title line ('% NAME(1) src | manual' or 'name(1) -- what' + '===')")
@@ -291,12 +293,13 @@ class Converter:
         return j
 
 
-def convert(src):
-    return Converter(src).run()
+def convert(src, source=None):
+    return Converter(src, source).run()
 
 
 if __name__ == "__main__":
+    # md2man.py IN.md OUT.1 [SOURCE]
     with open(sys.argv[1], encoding="utf-8") as f:
-        result = convert(f.read())
+        result = convert(f.read(), sys.argv[3] if len(sys.argv) > 3 else None)
     with open(sys.argv[2], "w", encoding="utf-8") as f:
         f.write(result)
