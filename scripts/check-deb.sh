@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Debian package from an already built tree (cpack -G DEB; nothing is recompiled),
 # installs it with dpkg -i and checks the installed kit as a user gets it: hfile --version,
-# man -w hfile-dump, the bash completion, and a program built against the installed CMake
-# package (find_package(hfilekit), hfilekit::hfile) that reads a sample HFile.
+# hfile verify on a sample, man -w hfile-dump and whatis, the bash completion, and a program
+# built against the installed CMake package (find_package(hfilekit), hfilekit::hfile) that
+# reads a sample HFile.
 # Usage: scripts/check-deb.sh [BUILD_DIR]     (default: build; needs root or sudo for dpkg)
 # The package is removed again at the end, unless it was installed before the run.
 set -euo pipefail
@@ -40,7 +41,9 @@ $SUDO dpkg -i "$deb" >/dev/null
 installed=1
 version=$(/usr/bin/hfile --version)
 [[ $version =~ ^hfile\ \(hfilekit\)\ [0-9.]+$ ]] || fail "hfile --version printed '$version'"
-/usr/bin/hfile dump --version >/dev/null || fail "hfile dump --version (the front end running an installed tool)"
+sample=testdata/hbase/gz-fast_diff-row-crc32c-tags
+# The front end runs the installed tool, which loads the installed libraries and codecs.
+/usr/bin/hfile verify -q "$sample.hfile" >/dev/null || fail "hfile verify $sample.hfile (installed)"
 [[ $(man -w hfile-dump) == /usr/share/man/man1/hfile-dump.1* ]] || fail "man -w hfile-dump: $(man -w hfile-dump 2>&1)"
 # whatis reads man-db's index, which dpkg's man-db trigger updates (unless auto-update is off).
 if [[ -e /var/lib/man-db/auto-update ]]; then
@@ -83,7 +86,6 @@ int main(int argc, char** argv) {
 CC
 cmake -S "$work/consumer" -B "$work/consumer/build" -G Ninja >"$work/consumer.log" 2>&1 &&
   ninja -C "$work/consumer/build" >>"$work/consumer.log" 2>&1 || { cat "$work/consumer.log"; fail "building against the installed package"; }
-sample=testdata/hbase/gz-fast_diff-row-crc32c-tags
 # HBase's own reading of the file (the harness's record) gives the expected count.
 want=$(grep -o '"entry_count":[0-9]*' "$sample.hbase.jsonl" | head -1 | cut -d: -f2)
 got=$("$work/consumer/build/count_cells" "$sample.hfile")
