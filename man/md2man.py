@@ -26,6 +26,10 @@ BULLET = re.compile(r"^( *)([*+-]|\d+[.)]) +(.*)$")
 FENCE = re.compile(r"^ *(```|~~~)")
 HEADING = re.compile(r"^(#{1,6}) +(.*?)(?: +#+)? *$")
 BREAK = "\x01"  # inline()'s mark for a line break, made a .br request by text_lines()
+# No hyphenation: the pages are full of options, paths and HBase identifiers (MAX_SEQ_ID_KEY,
+# hfile-compact) that a reader copies or searches for, and a hyphen inserted at a line end
+# would break them.
+NO_HYPHENATION = ".nh"
 TABLE_RULE = re.compile(r"^ *\|? *:?-+:? *(\| *:?-+:? *)*\|? *$")
 
 
@@ -81,18 +85,11 @@ def inline(text):
     return "".join(out)
 
 
-def no_hyphenation(text):
-    """Marks every word with a font change (code, placeholders) unbreakable: an option or a
-    path split by hyphenation could not be copied or searched for. groff reads \\% so only at
-    the start of a word (elsewhere it is a hyphenation point)."""
-    return " ".join("\\%" + w if "\\f" in w else w for w in text.split(" "))
-
-
 def text_lines(lines):
     """Paragraph lines -> roff lines (filled): joined first, so that inline markup may span
     lines; '<br>' and a line ending in two spaces break the line."""
     text = " ".join(l.strip() + (" <br>" if l.endswith("  ") else "") for l in lines)
-    out = [".br" if part.strip() == BREAK else line_start(no_hyphenation(part.strip()))
+    out = [".br" if part.strip() == BREAK else line_start(part.strip())
            for part in inline(text).split("\n") if part.strip()]
     # A break at the very end of a paragraph breaks nothing.
     while out and out[-1] == ".br":
@@ -147,12 +144,14 @@ class Converter:
         if m:
             name, sec, source, manual = m.groups()
             self.out.append(f'.TH "{name}" "{sec}" "" "{self.source or source}" "{manual}"')
+            self.out.append(NO_HYPHENATION)
             return 1
         m = re.match(r"(\S+)\((\d)\) +-- +(.*)$", first)
         if m and len(self.lines) > 1 and re.fullmatch(r"=+ *", self.lines[1]):
             name, sec, what = m.groups()
             self.out.append(f'.TH "{name.upper()}" "{sec}" "" "{self.source or "hfilekit"}" '
                             '"hfilekit manual"')
+            self.out.append(NO_HYPHENATION)
             self.out += [".SH NAME", line_start(roff_escape(name) + " \\- " + inline(what))]
             return 2
         sys.exit("md2man: no title line ('% NAME(1) src | manual' or 'name(1) -- what' + '===')")
