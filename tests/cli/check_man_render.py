@@ -7,7 +7,8 @@ Per page (man/<page>.1.md -> MAN_BUILD_DIR/<page>.1):
   - NAME and SYNOPSIS sections, and a NAME line lexgrog reads (so whatis/apropos find it);
   - every line of every code block of the source appears verbatim in the rendering;
   - every list item starts a line of its own (the items are not run together);
-  - no markdown left: ```, **, <br>, '#' headings, setext underlines, backticks.
+  - no markdown left: ```, **, <br>, '#' headings, setext underlines, backticks;
+  - no word hyphenated at a line end (options and identifiers must stay whole).
 With MD2MAN and SAMPLE (tests/cli/md2man_sample.1.md, one of each construct md2man knows),
 the sample is converted and checked the same way, and its rendering line by line.
 Per tool binary (every hfile and hfile-* in BIN_DIR, so a new tool is covered without
@@ -118,6 +119,8 @@ def check_page(page, src, roff):
                 failures.append(f"{page}: raw markdown {marker!r} in line {n + 1}: {l!r}")
         if re.match(r"#{1,6} |={3,}$", l):
             failures.append(f"{page}: raw markdown heading in line {n + 1}: {l!r}")
+        if l.endswith("\u2010"):
+            failures.append(f"{page}: a word hyphenated at the end of line {n + 1}: {l!r}")
     return text
 
 
