@@ -3,10 +3,11 @@
 
 Usage: gen_bash_completion.py BIN_DIR OUT [TOOL...]
 
-Every TOOL (default: every hfile-* binary in BIN_DIR) is a subcommand of `hfile`; each one's options are the long
-(and short) options its --help prints, and an option whose help gives a list of values
-(NONE|GZ|SNAPPY, tsv|csv|json) completes those. Generated at build time, so a new tool or flag needs no
-edit here; a tool installed later is still completed (from PATH, its --help read at run time).
+Every TOOL (default: every hfile-* binary in BIN_DIR) is a subcommand of `hfile`; each one's
+options are the long (and short) options its --help prints, and an option whose help gives a
+list of values (NONE|GZ|SNAPPY, tsv|csv|json) completes those. Generated at build time, so a
+new tool or flag needs no edit here; a tool installed later is still completed (found on PATH,
+its --help read at run time).
 """
 import os
 import re
@@ -18,7 +19,8 @@ tools = sorted(sys.argv[3:] or (t[len("hfile-"):] for t in os.listdir(bin_dir)
                if t.startswith("hfile-") and os.access(os.path.join(bin_dir, t), os.X_OK)))
 
 # CLI11's help: "  --name TYPE   description" (TYPE absent for a flag), "-x,--name ...".
-OPTION_LINE = re.compile(r"^\s+((?:-\w, ?)?--[\w-]+(?:, ?-\w)?)((?: [A-Z]+(?::\S+)?(?=\s|$))*)\s*(.*)$")
+OPTION_LINE = re.compile(
+    r"^\s+((?:-\w, ?)?--[\w-]+(?:, ?-\w)?)((?: [A-Z]+(?::\S+)?(?=\s|$))*)\s*(.*)$")
 CHOICES = re.compile(r"^([A-Z0-9_]+(?:\|[A-Z0-9_]+)+)\b")
 
 

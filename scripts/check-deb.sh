@@ -13,7 +13,8 @@ build=$(realpath "${1:-build}")
 SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
 work=$(mktemp -d)
 was_installed=0
-dpkg-query -W -f='${Status}' hfilekit 2>/dev/null | grep -q "install ok installed" && was_installed=1
+dpkg-query -W -f='${Status}' hfilekit 2>/dev/null | grep -q "install ok installed" &&
+  was_installed=1
 installed=0
 cleanup() {
   if ((installed && !was_installed)); then
@@ -26,7 +27,8 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "check-deb: FAIL: $*" >&2; exit 1; }
 
-(cd "$build" && cpack -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1) || { cat "$work/cpack.log"; fail "cpack"; }
+(cd "$build" && cpack -G DEB -B "$work/pkg" >"$work/cpack.log" 2>&1) ||
+  { cat "$work/cpack.log"; fail "cpack"; }
 deb=$(ls "$work"/pkg/hfilekit_*.deb)
 echo "check-deb: built $(basename "$deb") ($(du -k "$deb" | cut -f1) KiB)"
 contents=$(dpkg-deb -c "$deb")
@@ -35,7 +37,8 @@ for f in usr/bin/hfile usr/bin/hfile-dump usr/lib/libhfile.so.0 usr/include/hfil
          usr/lib/cmake/hfilekit/hfilekitConfig.cmake; do
   grep -q " \./$f\( \|$\)" <<<"$contents" || fail "the package lacks /$f"
 done
-dpkg-deb -f "$deb" Depends | grep -q libzstd || fail "no shared-library dependencies (dpkg-shlibdeps)"
+dpkg-deb -f "$deb" Depends | grep -q libzstd ||
+  fail "no shared-library dependencies (dpkg-shlibdeps)"
 
 $SUDO dpkg -i "$deb" >/dev/null
 installed=1
@@ -44,10 +47,12 @@ version=$(/usr/bin/hfile --version)
 sample=testdata/hbase/gz-fast_diff-row-crc32c-tags
 # The front end runs the installed tool, which loads the installed libraries and codecs.
 /usr/bin/hfile verify -q "$sample.hfile" >/dev/null || fail "hfile verify $sample.hfile (installed)"
-[[ $(man -w hfile-dump) == /usr/share/man/man1/hfile-dump.1* ]] || fail "man -w hfile-dump: $(man -w hfile-dump 2>&1)"
+[[ $(man -w hfile-dump) == /usr/share/man/man1/hfile-dump.1* ]] ||
+  fail "man -w hfile-dump: $(man -w hfile-dump 2>&1)"
 # whatis reads man-db's index, which dpkg's man-db trigger updates (unless auto-update is off).
 if [[ -e /var/lib/man-db/auto-update ]]; then
-  whatis hfile-dump | grep -q '^hfile-dump (1) *- show' || fail "whatis hfile-dump: $(whatis hfile-dump 2>&1)"
+  whatis hfile-dump | grep -q '^hfile-dump (1) *- show' ||
+    fail "whatis hfile-dump: $(whatis hfile-dump 2>&1)"
 fi
 reply=$(bash --norc -c 'source /usr/share/bash-completion/completions/hfile-dump &&
   COMP_WORDS=(hfile du) COMP_CWORD=1 && _hfile && echo "${COMPREPLY[*]}"')
@@ -85,9 +90,11 @@ int main(int argc, char** argv) {
 }
 CC
 cmake -S "$work/consumer" -B "$work/consumer/build" -G Ninja >"$work/consumer.log" 2>&1 &&
-  ninja -C "$work/consumer/build" >>"$work/consumer.log" 2>&1 || { cat "$work/consumer.log"; fail "building against the installed package"; }
+  ninja -C "$work/consumer/build" >>"$work/consumer.log" 2>&1 ||
+  { cat "$work/consumer.log"; fail "building against the installed package"; }
 # HBase's own reading of the file (the harness's record) gives the expected count.
 want=$(grep -o '"entry_count":[0-9]*' "$sample.hbase.jsonl" | head -1 | cut -d: -f2)
 got=$("$work/consumer/build/count_cells" "$sample.hfile")
 [[ $got == "$want $want" ]] || fail "count_cells read '$got' cells/entries, HBase has $want"
-echo "check-deb: ok: $version, man -w, whatis, completion, find_package(hfilekit) program read $want cells"
+echo "check-deb: ok: $version, verify, man -w, whatis, completion;" \
+  "find_package(hfilekit) program read $want cells"

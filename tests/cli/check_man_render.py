@@ -165,7 +165,8 @@ if sample:
             break
     # Nesting shows as indentation: the nested bullets sit deeper than the outer ones.
     indent = {l.strip(): len(l) - len(l.lstrip()) for l in text.splitlines() if l.strip()}
-    if not indent.get("•   nested bullet one", 0) > indent.get("•   first bullet, wrapped onto a second line;", 99):
+    outer = indent.get("•   first bullet, wrapped onto a second line;", 99)
+    if not indent.get("•   nested bullet one", 0) > outer:
         failures.append("sample.1: the nested list is not indented under its item")
 
 tools = sorted(t for t in os.listdir(bin_dir)
