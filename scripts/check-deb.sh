@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Debian package from an already built tree (cpack -G DEB; nothing is recompiled),
 # installs it with dpkg -i and checks the installed kit as a user gets it: hfile --version,
-# hfile verify on a sample, man -w hfile-dump and whatis, the bash completion, and a program
-# built against the installed CMake package (find_package(hfilekit), hfilekit::hfile) that
-# reads a sample HFile.
+# hfile verify on a sample, man -w hfile-dump, whatis for every page, the bash completion, and
+# a program built against the installed CMake package (find_package(hfilekit),
+# hfilekit::hfile) that reads a sample HFile.
 # Usage: scripts/check-deb.sh [BUILD_DIR]     (default: build; needs root or sudo for dpkg)
 # The package is removed again at the end, unless it was installed before the run.
 set -euo pipefail
@@ -51,8 +51,10 @@ sample=testdata/hbase/gz-fast_diff-row-crc32c-tags
   fail "man -w hfile-dump: $(man -w hfile-dump 2>&1)"
 # whatis reads man-db's index, which dpkg's man-db trigger updates (unless auto-update is off).
 if [[ -e /var/lib/man-db/auto-update ]]; then
-  whatis hfile-dump | grep -q '^hfile-dump (1) *- show' ||
-    fail "whatis hfile-dump: $(whatis hfile-dump 2>&1)"
+  for page in $(grep -o 'usr/share/man/man1/[^ ]*\.1\.gz' <<<"$contents"); do
+    name=$(basename "$page" .1.gz)
+    whatis "$name" | grep -q "^$name (1) *- " || fail "whatis $name: $(whatis "$name" 2>&1)"
+  done
 fi
 reply=$(bash --norc -c 'source /usr/share/bash-completion/completions/hfile-dump &&
   COMP_WORDS=(hfile du) COMP_CWORD=1 && _hfile && echo "${COMPREPLY[*]}"')
