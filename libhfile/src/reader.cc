@@ -51,6 +51,7 @@ Status OpenTrailer(Reader::Rep* r) {
   const size_t tail_len = static_cast<size_t>(std::min<uint64_t>(size, 4096));
   std::string tail(tail_len, '\0');
   HFILE_RETURN_IF_ERROR(r->file->Read(size - tail_len, tail_len, tail.data()));
+  r->io.AddBlock(BlockType::kTrailer, tail_len);
   HFILE_RETURN_IF_ERROR(ClassifyTrailerError(r, tail, r->trailer.DecodeFrom(tail, size)));
   const Trailer& t = r->trailer;
   if (!t.encryption_key.empty()) {
@@ -182,8 +183,11 @@ Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path, const Read
   auto file = RandomAccessFile::Open(path);
   if (!file.ok()) return file.status();
   rep->file = std::move(file).value();
+  rep->file->set_counters(&rep->io);
+  rep->io.set_opening(true);
   Status s = OpenTrailer(rep.get());
   if (s.ok()) s = OpenLoadOnOpen(rep.get());
+  rep->io.set_opening(false);
   if (!s.ok()) return s.WithContext(path);
   return std::unique_ptr<Reader>(new Reader(std::move(rep)));
 }
@@ -202,6 +206,7 @@ bool Reader::tags_compressed() const { return rep_->cell_format.tags_compressed;
 bool Reader::includes_mvcc() const { return rep_->cell_format.include_mvcc; }
 BloomType Reader::bloom_type() const { return rep_->general_bloom ? rep_->bloom_type : BloomType::kNone; }
 bool Reader::has_delete_family_bloom() const { return rep_->delete_family_bloom.has_value(); }
+IoStats Reader::io_stats() const { return rep_->io.Snapshot(); }
 
 std::optional<std::string> Reader::first_key() const {
   if (rep_->data_index.size() == 0) return std::nullopt;

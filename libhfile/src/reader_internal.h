@@ -13,6 +13,7 @@
 #include "data_block_codec.h"
 #include "data_block_internal.h"
 #include "file.h"
+#include "io_counters.h"
 #include "hfile/reader.h"
 
 namespace hfile {
@@ -42,6 +43,8 @@ struct Reader::Rep {
   std::optional<std::string> last_bloom_key;
   std::optional<BloomMeta> general_bloom;
   std::optional<BloomMeta> delete_family_bloom;
+
+  mutable IoCounters io;  // every read of `file` (counted from const readers too)
 
   int CompareKeys(const Slice& a, const Slice& b) const { return hfile::CompareKeys(comparator, a, b); }
   IndexKeyCompare KeyCompare() const {
