@@ -85,15 +85,15 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (!ro.families.empty() && regions.empty()) {
     return UsageError(err, kTool, "--family needs --table, --region or --snapshot");
   }
-  std::vector<region::RegionSet> sets = OpenRegionSets(regions, kTool, err, &code);
   const bool file_modes = o.print_meta || o.print_block_index || o.print_block_headers ||
                           o.print_stats || o.verbose;
-  // --io-stats alone reads the selected cells without printing them.
-  const bool cell_modes =
-      o.print_cells || o.print_keys || o.seek_row || o.check_row_order || io_stats;
   if (io_stats && file_modes) {
     return UsageError(err, kTool, "--io-stats counts cell reads: not with -m, -b, -h, -s or -v");
   }
+  std::vector<region::RegionSet> sets = OpenRegionSets(regions, kTool, err, &code);
+  // --io-stats alone reads the selected cells without printing them.
+  const bool cell_modes =
+      o.print_cells || o.print_keys || o.seek_row || o.check_row_order || io_stats;
   if (!sets.empty() && !file_modes) {
     // Whole tables, regions, snapshots: describe them, or their cells in scan order.
     ro.dump = o;
