@@ -88,11 +88,13 @@ class FileIterator final : public CellIterator {
   // Rep::LocateDataBlock, remembering the entry it ends on (the leaf stays in index_block_).
   Result<std::optional<std::pair<uint64_t, uint32_t>>> Locate(const Slice& key) {
     position_ = Position::kNone;
-    auto located = rep_->LocateDataBlock(&block_reader_, &index_block_, key);
+    auto located =
+        rep_->LocateDataBlock(&block_reader_, &index_block_, key, &next_after_leaf_);
     if (!located.ok() || !located->has_value()) return located;
     if (rep_->trailer.num_data_index_levels == 1) {
       position_ = Position::kRoot;
-      entry_ = static_cast<uint32_t>(std::max(rep_->data_index.FindLastLE(key, rep_->KeyCompare()), 0));
+      int i = rep_->data_index.FindLastLE(key, rep_->KeyCompare());
+      entry_ = static_cast<uint32_t>(std::max(i, 0));
     } else if (leaf_.Init(index_block_.body).ok()) {
       position_ = Position::kLeaf;
       entry_ = static_cast<uint32_t>(std::max(leaf_.FindLastLE(key, rep_->KeyCompare()), 0));
@@ -109,6 +111,8 @@ class FileIterator final : public CellIterator {
       next = rep_->data_index.entry(entry_ + 1).key;
     } else if (position_ == Position::kLeaf && entry_ + 1 < leaf_.size()) {
       next = leaf_.entry(entry_ + 1).key;
+    } else if (position_ == Position::kLeaf && entry_ + 1 == leaf_.size() && next_after_leaf_) {
+      next = *next_after_leaf_;  // the next leaf's first entry, from the level above
     } else {
       return true;
     }
@@ -190,6 +194,7 @@ class FileIterator final : public CellIterator {
   NonRootIndexView leaf_;
   Position position_ = Position::kNone;
   uint32_t entry_ = 0;  // the loaded data block's entry in the root (kRoot) or leaf_ (kLeaf)
+  std::optional<std::string> next_after_leaf_;  // the index key after leaf_'s last entry
   BlockCellDecoder decoder_;
   Cell cell_;
   Status status_;

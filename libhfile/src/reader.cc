@@ -271,13 +271,19 @@ Result<std::vector<DataBlockEntry>> Reader::DataBlockIndex() const {
 }
 
 Result<std::optional<std::pair<uint64_t, uint32_t>>> Reader::Rep::LocateDataBlock(
-    BlockReader* br, Block* scratch, const Slice& key) const {
+    BlockReader* br, Block* scratch, const Slice& key,
+    std::optional<std::string>* next_above_leaf) const {
   using Located = std::optional<std::pair<uint64_t, uint32_t>>;
   int i = data_index.FindLastLE(key, KeyCompare());
   if (i < 0) return Located();
   uint64_t offset = data_index.entry(i).offset;
   uint32_t size = data_index.entry(i).on_disk_size;
   const uint32_t levels = trailer.num_data_index_levels;
+  if (next_above_leaf) {
+    next_above_leaf->reset();
+    if (levels > 1 && static_cast<size_t>(i) + 1 < data_index.size())
+      *next_above_leaf = data_index.entry(i + 1).key.ToString();
+  }
   for (uint32_t level = 1; level < levels; ++level) {
     HFILE_RETURN_IF_ERROR(br->ReadBlock(offset, size, scratch));
     BlockType want = level + 1 == levels ? BlockType::kLeafIndex : BlockType::kIntermediateIndex;
@@ -292,6 +298,8 @@ Result<std::optional<std::pair<uint64_t, uint32_t>>> Reader::Rep::LocateDataBloc
     // first entry is then the best place to look.
     int j = std::max(view.FindLastLE(key, KeyCompare()), 0);
     IndexEntry e = view.entry(static_cast<uint32_t>(j));
+    if (next_above_leaf && level + 1 < levels && static_cast<uint32_t>(j) + 1 < view.size())
+      *next_above_leaf = view.entry(static_cast<uint32_t>(j) + 1).key.ToString();
     offset = e.offset;
     size = e.on_disk_size;
   }

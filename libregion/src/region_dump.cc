@@ -233,9 +233,10 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
       std::vector<std::unique_ptr<StoreFileReader>> store;
       for (const auto& sf : fd->store_files) {
         ++st.files;
+        const std::string where = r.encoded_name + "/" + fam + "/" + sf.name.name;
         auto sr = StoreFileReader::Open(sf, o.reader);
         if (!sr.ok()) {
-          note_error(sr.status().WithContext(r.encoded_name + "/" + fam + "/" + sf.name.name));
+          note_error(sr.status().WithContext(where));
           continue;
         }
         ++st.files_opened;
@@ -247,7 +248,7 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
           if (pass) {
             auto bloom = PassesBloom(**sr, sel);
             if (!bloom.ok()) {
-              note_error(bloom.status().WithContext(r.encoded_name + "/" + fam + "/" + sf.name.name));
+              note_error(bloom.status().WithContext(where));
             }
             pass = !bloom.ok() || *bloom;  // a bloom that cannot be read excludes nothing
             if (!pass) ++st.skipped_bloom;

@@ -207,15 +207,16 @@ IoStats OpenCost(const std::string& path) {
   return (*r)->io_stats();
 }
 
-std::string StoreFile(const std::string& table_dir, const std::string& region,
-                      const std::string& family, const char* name) {
+std::string StoreFilePath(const std::string& table_dir, const std::string& region,
+                          const std::string& family, const char* name) {
   return table_dir + "/" + region + "/" + family + "/" + name + "0000000000000000000000000000";
 }
 
 TEST_F(IoStatsTest, DocumentOpenOfFamilyMReadsOneRegionOneFileTheRowsBlocks) {
   const std::string region = OpenTableRegions(*docs_)->regions[1].encoded_name;
   IoStats open;
-  for (const char* f : {"aaaa", "bbbb", "cccc"}) open += OpenCost(StoreFile(*docs_, region, "m", f));
+  for (const char* f : {"aaaa", "bbbb", "cccc"})
+    open += OpenCost(StoreFilePath(*docs_, region, "m", f));
   bool saw_one_block = false;
   for (int doc = 2; doc < 60; doc += 2) {  // d000 precedes bbbb's first row
     const std::string row = Row(1, doc);
@@ -237,7 +238,7 @@ TEST_F(IoStatsTest, DocumentOpenOfFamilyMReadsOneRegionOneFileTheRowsBlocks) {
     // of aaaa the blocks holding the row, no block after them.
     EXPECT_EQ(s.io.bloom.count, 2u);
     EXPECT_EQ(s.io.index.count, 0u);
-    const uint64_t blocks = BlocksHoldingRow(StoreFile(*docs_, region, "m", "aaaa"), row);
+    const uint64_t blocks = BlocksHoldingRow(StoreFilePath(*docs_, region, "m", "aaaa"), row);
     EXPECT_EQ(s.io.data.count, blocks);
     saw_one_block = saw_one_block || blocks == 1;
     EXPECT_EQ(s.io.meta.count, 0u);
@@ -287,7 +288,7 @@ TEST_F(IoStatsTest, FolderListingReadsOnlyFamilyMOfOneRegion) {
   // Every data block of the three m files, nothing else: the folder is the whole region.
   uint64_t blocks = 0;
   for (const char* f : {"aaaa", "bbbb", "cccc"}) {
-    auto reader = Reader::Open(*docs_ + "/" + s.region + "/m/" + f + "0000000000000000000000000000");
+    auto reader = Reader::Open(StoreFilePath(*docs_, s.region, "m", f));
     ASSERT_TRUE(reader.ok());
     blocks += (*reader)->DataBlockIndex()->size();
   }
@@ -334,7 +335,8 @@ TEST_F(IoStatsTest, RangeReadStopsAtTheUpperBound) {
   EXPECT_EQ(s.files_read, 2u);  // cccc is past the range
   EXPECT_EQ(s.io.data.count, 2u);  // the first block of aaaa and of bbbb
   EXPECT_EQ(r.result.cells, 2u * 4);
-  EXPECT_EQ(CellLines(r.out), FullDumpRows(*docs_, Row(2, 0), {"m"}) + FullDumpRows(*docs_, Row(2, 1), {"m"}));
+  EXPECT_EQ(CellLines(r.out),
+            FullDumpRows(*docs_, Row(2, 0), {"m"}) + FullDumpRows(*docs_, Row(2, 1), {"m"}));
 }
 
 TEST_F(IoStatsTest, PrintIoStatsTextAndJson) {
