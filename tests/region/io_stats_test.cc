@@ -19,6 +19,7 @@
 #include "region/region_set.h"
 #include "region/table_descriptor.h"
 #include "region/vector_iterator.h"
+#include "split_table.h"
 #include "testutil.h"
 
 namespace hfile::region {
@@ -363,6 +364,40 @@ TEST_F(IoStatsTest, PrintIoStatsTextAndJson) {
       << json.str();
   EXPECT_NE(json.str().find("{\"kind\":\"io_stats_total\",\"stores\":1,\"files\":3,"),
             std::string::npos);
+}
+
+// Every row and every one-letter prefix of a table with a split parent, its daughters' BOTTOM
+// and TOP references, an HFileLink and a bulk-loaded file (real HBase files): the pruned read
+// prints exactly the cells a full dump prints for it, and files are skipped.
+TEST(IoStatsPruning, SameCellsAsAFullDumpThroughReferencesAndLinks) {
+  HFILE_REQUIRE_REAL_DATA();
+  SyntheticTable t = MakeTable("io_stats_split");
+  const std::string full = CellLines(Dump(t.table_dir, DumpOptions(), {}).out);
+  std::vector<std::string> rows;
+  std::istringstream in(full);
+  for (std::string line; std::getline(in, line);) {
+    std::string row = line.substr(3, line.find('/') - 3);
+    if (rows.empty() || rows.back() != row) rows.push_back(row);
+  }
+  ASSERT_GT(rows.size(), 10u);
+  uint64_t skipped = 0, opened = 0;
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row);
+    Read r = Dump(t.table_dir, GetRow(row), {});
+    EXPECT_EQ(CellLines(r.out), FullDumpRows(t.table_dir, row + "/", {}));
+    EXPECT_EQ(r.result.regions, 1u);
+    for (const auto& s : r.result.stores) {
+      skipped += s.skipped_range + s.skipped_bloom;
+      opened += s.files_opened;
+    }
+  }
+  EXPECT_GT(skipped, 0u);
+  EXPECT_LT(skipped, opened);
+  for (char c = 'a'; c <= 'z'; ++c) {
+    SCOPED_TRACE(std::string(1, c));
+    Read r = Dump(t.table_dir, Prefix(std::string(1, c)), {});
+    EXPECT_EQ(CellLines(r.out), FullDumpRows(t.table_dir, std::string(1, c), {}));
+  }
 }
 
 }  // namespace
