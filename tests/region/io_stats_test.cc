@@ -18,6 +18,7 @@
 #include "region/region_info.h"
 #include "region/region_set.h"
 #include "region/table_descriptor.h"
+#include "reader_internal.h"
 #include "region/vector_iterator.h"
 #include "split_table.h"
 #include "testutil.h"
@@ -364,6 +365,41 @@ TEST_F(IoStatsTest, PrintIoStatsTextAndJson) {
       << json.str();
   EXPECT_NE(json.str().find("{\"kind\":\"io_stats_total\",\"stores\":1,\"files\":3,"),
             std::string::npos);
+}
+
+// A bloom chunk that fails its checksum excludes nothing, as StoreFileReader proceeds without
+// it: the row's cells are printed, a warning names the file, the dump does not fail.
+TEST(IoStatsPruning, AnUnreadableBloomIsNotUsed) {
+  const std::string table = MakeDocsTable("io_stats_bad_bloom", false);
+  const std::string region = OpenTableRegions(table)->regions[1].encoded_name;
+  const std::string path = StoreFilePath(table, region, "m", "bbbb");
+  uint64_t chunk;
+  {
+    auto r = Reader::Open(path);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE((*r)->rep().general_bloom.has_value());
+    chunk = (*r)->rep().general_bloom->chunks.at(0).offset;
+  }
+  std::string bytes = test::ReadFileOrDie(path);
+  bytes[chunk + 40] ^= 0x5a;  // in the chunk's body, past its 33-byte header
+  test::WriteFileOrDie(path, bytes);
+
+  auto set = OpenTableRegions(table);
+  ASSERT_TRUE(set.ok());
+  RegionDumpOptions ro;
+  ro.dump = GetRow(Row(1, 10));
+  ro.dump.print_cells = true;
+  ro.families = {"m"};
+  std::ostringstream out, err;
+  RegionDumpResult result;
+  ASSERT_TRUE(DumpRegionSetCells(*set, ro, out, err, &result).ok());
+  EXPECT_NE(err.str().find("hfile-dump: warning: "), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("bbbb0000000000000000000000000000"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find(": bloom not used"), std::string::npos) << err.str();
+  ASSERT_EQ(result.stores.size(), 1u);
+  EXPECT_EQ(result.stores[0].skipped_bloom, 0u);  // bbbb is read, and holds nothing of the row
+  EXPECT_EQ(result.stores[0].files_read, 2u);
+  EXPECT_EQ(CellLines(out.str()), FullDumpRows(table, Row(1, 10), {"m"}));
 }
 
 // Every row and every one-letter prefix of a table with a split parent, its daughters' BOTTOM
