@@ -84,26 +84,17 @@ struct Selection {
   }
 };
 
-// StoreFileReader.passesKeyRangeFilter: false when the file's rows (a reference: its half's)
-// cannot overlap the selection. As HBase, the stop row counts as inside (a file starting at it
-// is kept) and an empty file is out.
+// StoreFileReader.passesKeyRangeFilter: false when the file's rows cannot overlap the
+// selection. As HBase, the stop row counts as inside (a file starting at it is kept), an empty
+// file is out, and a reference is always in (HalfStoreFileReader passes every range).
 bool PassesKeyRange(const StoreFileReader& sr, const Selection& sel) {
+  if (sr.file().reference) return true;
   const Reader& r = sr.hfile();
   auto first = r.first_key(), last = r.last_key();
   if (!first || !last) return false;
   if (!sel.start && !sel.stop) return true;
-  Slice first_row = KeyRow(*first), last_row = KeyRow(*last);
-  if (const auto& ref = sr.file().reference) {
-    // The half's bounds: BOTTOM holds rows < the split row, TOP rows >= it.
-    Slice split_row = KeyRow(ref->split_key);
-    if (ref->top()) {
-      if (first_row.compare(split_row) < 0) first_row = split_row;
-    } else if (sel.start && Slice(*sel.start).compare(split_row) >= 0) {
-      return false;
-    }
-  }
-  if (sel.stop && first_row.compare(*sel.stop) > 0) return false;
-  if (sel.start && last_row.compare(*sel.start) < 0) return false;
+  if (sel.stop && KeyRow(*first).compare(*sel.stop) > 0) return false;
+  if (sel.start && KeyRow(*last).compare(*sel.start) < 0) return false;
   return true;
 }
 
