@@ -26,7 +26,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   RegionArgs regions;
   region::RegionDumpOptions ro;
   std::string row, from, to, prefix;
-  bool hex = false, no_checksums = false;
+  bool hex = false, no_checksums = false, io_stats = false;
   app.add_option("files", files, "HFiles to dump");
   app.add_option("-f,--file", files, "An HFile to dump (repeatable)");
   AddRegionFlags(app, &regions, "describe it, or with -p/-e its cells merged in scan order");
@@ -49,6 +49,9 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
       ->check(IntegerIn(0, INT64_MAX));
   app.add_flag("--hex", hex, "Rows on the command line and bytes in the output are hex");
   app.add_flag("--json", o.json, "Write JSON lines instead of text");
+  app.add_flag("--io-stats", io_stats,
+               "With --table/--region/--snapshot: after the cells, the files, blocks, bytes and "
+               "seeks the read cost per store");
   app.add_flag("--no-verify-checksums", no_checksums, "Do not verify block checksums");
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   o.byte_format = hex ? ByteFormat::kHex : ByteFormat::kEscaped;
@@ -76,17 +79,26 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
     return UsageError(err, kTool, "--root needs --table or --snapshot");
   }
+  if (io_stats && regions.empty()) {
+    return UsageError(err, kTool, "--io-stats needs --table, --region or --snapshot");
+  }
   if (!ro.families.empty() && regions.empty()) {
     return UsageError(err, kTool, "--family needs --table, --region or --snapshot");
   }
-  std::vector<region::RegionSet> sets = OpenRegionSets(regions, kTool, err, &code);
   const bool file_modes = o.print_meta || o.print_block_index || o.print_block_headers ||
                           o.print_stats || o.verbose;
-  const bool cell_modes = o.print_cells || o.print_keys || o.seek_row || o.check_row_order;
+  if (io_stats && file_modes) {
+    return UsageError(err, kTool, "--io-stats counts cell reads: not with -m, -b, -h, -s or -v");
+  }
+  std::vector<region::RegionSet> sets = OpenRegionSets(regions, kTool, err, &code);
+  // --io-stats alone reads the selected cells without printing them.
+  const bool cell_modes =
+      o.print_cells || o.print_keys || o.seek_row || o.check_row_order || io_stats;
   if (!sets.empty() && !file_modes) {
     // Whole tables, regions, snapshots: describe them, or their cells in scan order.
     ro.dump = o;
     uint64_t scanned = 0;
+    std::vector<region::StoreIoStats> stores;
     for (const auto& set : sets) {
       if (!cell_modes) {
         region::DescribeOptions d;
@@ -102,6 +114,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
       region::RegionDumpResult result;
       Status s = region::DumpRegionSetCells(set, ro, out, err, &result);
       scanned += result.cells;
+      stores.insert(stores.end(), result.stores.begin(), result.stores.end());
       if (!s.ok()) {
         if (s.IsInvalidArgument()) PrintError(err, kTool, s);
         code = WorseExitCode(code, ExitCodeFor(s));
@@ -111,6 +124,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     }
     if ((o.print_cells || o.print_keys) && !o.json)
       out << "Scanned kv count -> " << scanned << "\n";
+    if (io_stats) region::PrintIoStats(stores, o.json, out);
     if (files.empty()) return code;
   } else {
     // File-level modes (-m -b -h -s -v) over a table/region/snapshot: each HFile it reads.

@@ -6,6 +6,7 @@
 
 #include "checksum.h"
 #include "compression.h"
+#include "io_counters.h"
 
 namespace hfile {
 
@@ -60,6 +61,7 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
         "{} block header says {} bytes on disk, the index says {}", BlockTypeName(h.type),
         h.on_disk_size_with_header(), size));
   }
+  if (IoCounters* c = file_->counters()) c->AddBlock(h.type, size);
   next_offset_ = UINT64_MAX;
   if (extra) {
     BlockHeader next;

@@ -1,6 +1,7 @@
 #include "file.h"
 
 #include "hfile/temp_files.h"
+#include "io_counters.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -48,6 +49,7 @@ Status RandomAccessFile::Read(uint64_t offset, size_t n, char* dst) const {
                                           "the {}-byte file",
                                           n, offset, size_));
   }
+  if (counters_) counters_->AddRead(offset, n);
   size_t done = 0;
   while (done < n) {
     ssize_t r = ::pread(fd_, dst + done, n - done, static_cast<off_t>(offset + done));

@@ -11,6 +11,8 @@
 
 namespace hfile {
 
+class IoCounters;
+
 // A read-only file read with pread(2). Thread-safe.
 class RandomAccessFile {
  public:
@@ -24,6 +26,9 @@ class RandomAccessFile {
   Status Read(uint64_t offset, size_t n, char* dst) const;
   // Tells the kernel the file will be read front to back.
   void AdviseSequential() const;
+  // Every read from now on is counted there (nullptr: not counted). Set before sharing the file.
+  void set_counters(IoCounters* counters) { counters_ = counters; }
+  IoCounters* counters() const { return counters_; }
 
  private:
   RandomAccessFile(std::string path, int fd, uint64_t size)
@@ -31,6 +36,7 @@ class RandomAccessFile {
   std::string path_;
   int fd_;
   uint64_t size_;
+  IoCounters* counters_ = nullptr;
 };
 
 // A file written front to back under a temporary name and renamed into place by Commit() after

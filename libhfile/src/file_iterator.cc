@@ -2,6 +2,8 @@
 // bloom blocks between them) and decodes each with the decoder its encoding needs.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "hfile/coding.h"
 #include "reader_internal.h"
 
@@ -36,8 +38,11 @@ namespace {
 
 class FileIterator final : public CellIterator {
  public:
-  explicit FileIterator(const Reader::Rep* rep)
-      : rep_(rep), block_reader_(rep->NewBlockReader()), decoder_(rep->cell_format) {}
+  FileIterator(const Reader::Rep* rep, const IteratorOptions& options)
+      : rep_(rep),
+        options_(options),
+        block_reader_(rep->NewBlockReader()),
+        decoder_(rep->cell_format) {}
 
   bool Valid() const override { return valid_; }
   const Cell& cell() const override { return cell_; }
@@ -46,13 +51,16 @@ class FileIterator final : public CellIterator {
   void SeekToFirst() override {
     Clear();
     if (rep_->trailer.first_data_block_offset < 0 || rep_->data_index.size() == 0) return;
+    // With one index level the root names every data block; deeper, the leaf is not at hand.
+    position_ = rep_->trailer.num_data_index_levels == 1 ? Position::kRoot : Position::kNone;
+    entry_ = 0;
     if (LoadBlock(static_cast<uint64_t>(rep_->trailer.first_data_block_offset), 0)) Advance();
   }
 
   void Seek(const Slice& key) override {
     Clear();
     if (rep_->trailer.first_data_block_offset < 0 || rep_->data_index.size() == 0) return;
-    auto located = rep_->LocateDataBlock(&block_reader_, &block_, key);
+    auto located = Locate(key);
     if (!located.ok()) return Fail(located.status());
     if (!located->has_value()) return SeekToFirst();
     if (!LoadBlock((*located)->first, (*located)->second)) return;
@@ -62,6 +70,9 @@ class FileIterator final : public CellIterator {
   void Next() override { Advance(); }
 
  private:
+  // Where the loaded data block's index entry is, for the next block's index key.
+  enum class Position { kNone, kRoot, kLeaf };
+
   void Clear() {
     valid_ = false;
     status_ = Status::OK();
@@ -70,22 +81,63 @@ class FileIterator final : public CellIterator {
   void Fail(Status s) {
     valid_ = false;
     block_loaded_ = false;
+    have_block_ = false;
     status_ = s.WithContext(rep_->path);
   }
 
-  // Reads the data block at offset and starts decoding it.
+  // Rep::LocateDataBlock, remembering the entry it ends on (the leaf stays in index_block_).
+  Result<std::optional<std::pair<uint64_t, uint32_t>>> Locate(const Slice& key) {
+    position_ = Position::kNone;
+    auto located =
+        rep_->LocateDataBlock(&block_reader_, &index_block_, key, &next_after_leaf_);
+    if (!located.ok() || !located->has_value()) return located;
+    if (rep_->trailer.num_data_index_levels == 1) {
+      position_ = Position::kRoot;
+      int i = rep_->data_index.FindLastLE(key, rep_->KeyCompare());
+      entry_ = static_cast<uint32_t>(std::max(i, 0));
+    } else if (leaf_.Init(index_block_.body).ok()) {
+      position_ = Position::kLeaf;
+      entry_ = static_cast<uint32_t>(std::max(leaf_.FindLastLE(key, rep_->KeyCompare()), 0));
+    }
+    return located;
+  }
+
+  // False when the index says the data block after the loaded one starts at or past the upper
+  // bound; true when it may hold wanted cells (or the index entry is not at hand).
+  bool NextBlockMayBeWanted() const {
+    if (!options_.upper_bound) return true;
+    Slice next;
+    if (position_ == Position::kRoot && entry_ + 1 < rep_->data_index.size()) {
+      next = rep_->data_index.entry(entry_ + 1).key;
+    } else if (position_ == Position::kLeaf && entry_ + 1 < leaf_.size()) {
+      next = leaf_.entry(entry_ + 1).key;
+    } else if (position_ == Position::kLeaf && entry_ + 1 == leaf_.size() && next_after_leaf_) {
+      next = *next_after_leaf_;  // the next leaf's first entry, from the level above
+    } else {
+      return true;
+    }
+    return rep_->CompareKeys(next, *options_.upper_bound) < 0;
+  }
+
+  // Reads the data block at offset and starts decoding it; the one already held is reused.
   bool LoadBlock(uint64_t offset, uint64_t size) {
-    Status s = block_reader_.ReadBlock(offset, size, &block_);
-    if (s.ok() && !IsDataBlock(block_.header.type)) {
-      s = Status::Corruption(fmt::format("block at offset {} is {}, not a data block", offset,
-                                         BlockTypeName(block_.header.type)));
+    Status s;
+    if (have_block_ && block_.offset == offset) {
+      rep_->io.AddCacheHit();
+    } else {
+      have_block_ = false;
+      s = block_reader_.ReadBlock(offset, size, &block_);
+      if (s.ok() && !IsDataBlock(block_.header.type)) {
+        s = Status::Corruption(fmt::format("block at offset {} is {}, not a data block", offset,
+                                           BlockTypeName(block_.header.type)));
+      }
     }
     if (s.ok()) s = decoder_.Reset(block_).WithContext(fmt::format("data block at offset {}", offset));
     if (!s.ok()) {
       Fail(s);
       return false;
     }
-    block_loaded_ = true;
+    block_loaded_ = have_block_ = true;
     return true;
   }
 
@@ -105,11 +157,14 @@ class FileIterator final : public CellIterator {
     valid_ = false;
   }
 
-  // Loads the data block after the current one; false at the end of the data or on error.
+  // Loads the data block after the current one; false at the end of the data, at the upper
+  // bound, or on error.
   bool NextDataBlock() {
     const int64_t last = rep_->trailer.last_data_block_offset;
     uint64_t offset = block_.offset + block_.header.on_disk_size_with_header();
     block_loaded_ = false;
+    if (!NextBlockMayBeWanted()) return false;
+    have_block_ = false;
     while (last >= 0 && offset <= static_cast<uint64_t>(last)) {
       Status s = block_reader_.ReadBlock(offset, 0, &block_);
       if (!s.ok()) {
@@ -122,7 +177,8 @@ class FileIterator final : public CellIterator {
           Fail(s);
           return false;
         }
-        block_loaded_ = true;
+        block_loaded_ = have_block_ = true;
+        ++entry_;
         return true;
       }
       offset += block_.header.on_disk_size_with_header();  // inline index or bloom block
@@ -131,19 +187,30 @@ class FileIterator final : public CellIterator {
   }
 
   const Reader::Rep* rep_;
+  IteratorOptions options_;
   BlockReader block_reader_;
-  Block block_;
+  Block block_;        // the data block being decoded (or, between blocks, an inline one)
+  Block index_block_;  // the last index block a seek descended through: its leaf
+  NonRootIndexView leaf_;
+  Position position_ = Position::kNone;
+  uint32_t entry_ = 0;  // the loaded data block's entry in the root (kRoot) or leaf_ (kLeaf)
+  std::optional<std::string> next_after_leaf_;  // the index key after leaf_'s last entry
   BlockCellDecoder decoder_;
   Cell cell_;
   Status status_;
   bool valid_ = false;
   bool block_loaded_ = false;
+  bool have_block_ = false;  // block_ holds an intact data block at block_.offset
 };
 
 }  // namespace
 
 std::unique_ptr<CellIterator> Reader::NewIterator() const {
-  return std::make_unique<FileIterator>(rep_.get());
+  return std::make_unique<FileIterator>(rep_.get(), IteratorOptions());
+}
+
+std::unique_ptr<CellIterator> Reader::NewIterator(const IteratorOptions& options) const {
+  return std::make_unique<FileIterator>(rep_.get(), options);
 }
 
 }  // namespace hfile

@@ -51,6 +51,7 @@ Status OpenTrailer(Reader::Rep* r) {
   const size_t tail_len = static_cast<size_t>(std::min<uint64_t>(size, 4096));
   std::string tail(tail_len, '\0');
   HFILE_RETURN_IF_ERROR(r->file->Read(size - tail_len, tail_len, tail.data()));
+  r->io.AddBlock(BlockType::kTrailer, tail_len);
   HFILE_RETURN_IF_ERROR(ClassifyTrailerError(r, tail, r->trailer.DecodeFrom(tail, size)));
   const Trailer& t = r->trailer;
   if (!t.encryption_key.empty()) {
@@ -182,8 +183,11 @@ Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path, const Read
   auto file = RandomAccessFile::Open(path);
   if (!file.ok()) return file.status();
   rep->file = std::move(file).value();
+  rep->file->set_counters(&rep->io);
+  rep->io.set_opening(true);
   Status s = OpenTrailer(rep.get());
   if (s.ok()) s = OpenLoadOnOpen(rep.get());
+  rep->io.set_opening(false);
   if (!s.ok()) return s.WithContext(path);
   return std::unique_ptr<Reader>(new Reader(std::move(rep)));
 }
@@ -202,6 +206,7 @@ bool Reader::tags_compressed() const { return rep_->cell_format.tags_compressed;
 bool Reader::includes_mvcc() const { return rep_->cell_format.include_mvcc; }
 BloomType Reader::bloom_type() const { return rep_->general_bloom ? rep_->bloom_type : BloomType::kNone; }
 bool Reader::has_delete_family_bloom() const { return rep_->delete_family_bloom.has_value(); }
+IoStats Reader::io_stats() const { return rep_->io.Snapshot(); }
 
 std::optional<std::string> Reader::first_key() const {
   if (rep_->data_index.size() == 0) return std::nullopt;
@@ -266,13 +271,19 @@ Result<std::vector<DataBlockEntry>> Reader::DataBlockIndex() const {
 }
 
 Result<std::optional<std::pair<uint64_t, uint32_t>>> Reader::Rep::LocateDataBlock(
-    BlockReader* br, Block* scratch, const Slice& key) const {
+    BlockReader* br, Block* scratch, const Slice& key,
+    std::optional<std::string>* next_above_leaf) const {
   using Located = std::optional<std::pair<uint64_t, uint32_t>>;
   int i = data_index.FindLastLE(key, KeyCompare());
   if (i < 0) return Located();
   uint64_t offset = data_index.entry(i).offset;
   uint32_t size = data_index.entry(i).on_disk_size;
   const uint32_t levels = trailer.num_data_index_levels;
+  if (next_above_leaf) {
+    next_above_leaf->reset();
+    if (levels > 1 && static_cast<size_t>(i) + 1 < data_index.size())
+      *next_above_leaf = data_index.entry(i + 1).key.ToString();
+  }
   for (uint32_t level = 1; level < levels; ++level) {
     HFILE_RETURN_IF_ERROR(br->ReadBlock(offset, size, scratch));
     BlockType want = level + 1 == levels ? BlockType::kLeafIndex : BlockType::kIntermediateIndex;
@@ -287,6 +298,8 @@ Result<std::optional<std::pair<uint64_t, uint32_t>>> Reader::Rep::LocateDataBloc
     // first entry is then the best place to look.
     int j = std::max(view.FindLastLE(key, KeyCompare()), 0);
     IndexEntry e = view.entry(static_cast<uint32_t>(j));
+    if (next_above_leaf && level + 1 < levels && static_cast<uint32_t>(j) + 1 < view.size())
+      *next_above_leaf = view.entry(static_cast<uint32_t>(j) + 1).key.ToString();
     offset = e.offset;
     size = e.on_disk_size;
   }

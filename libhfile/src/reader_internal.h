@@ -13,6 +13,7 @@
 #include "data_block_codec.h"
 #include "data_block_internal.h"
 #include "file.h"
+#include "io_counters.h"
 #include "hfile/reader.h"
 
 namespace hfile {
@@ -43,6 +44,8 @@ struct Reader::Rep {
   std::optional<BloomMeta> general_bloom;
   std::optional<BloomMeta> delete_family_bloom;
 
+  mutable IoCounters io;  // every read of `file` (counted from const readers too)
+
   int CompareKeys(const Slice& a, const Slice& b) const { return hfile::CompareKeys(comparator, a, b); }
   IndexKeyCompare KeyCompare() const {
     ComparatorKind k = comparator;
@@ -50,10 +53,14 @@ struct Reader::Rep {
   }
   BlockReader NewBlockReader() const { return BlockReader(file.get(), block_options); }
 
-  // Descends the data index to the data block that may hold `key`. nullopt when `key` precedes
-  // the first block. `out` receives (offset, on-disk size).
-  Result<std::optional<std::pair<uint64_t, uint32_t>>> LocateDataBlock(BlockReader* br, Block* scratch,
-                                                                       const Slice& key) const;
+  // Descends the data index to the data block that may hold `key`: (offset, on-disk size);
+  // nullopt when `key` precedes the first block. With `next_above_leaf`, it receives the key
+  // of the entry after the one taken at the deepest level above the leaf that has one (the
+  // first key of the data block after the leaf's last, as HBase's nextIndexedKey), or is
+  // cleared when no level has one.
+  Result<std::optional<std::pair<uint64_t, uint32_t>>> LocateDataBlock(
+      BlockReader* br, Block* scratch, const Slice& key,
+      std::optional<std::string>* next_above_leaf = nullptr) const;
   Result<bool> BloomCheck(const BloomMeta& meta, const Slice& hash_key,
                           const Slice& index_key) const;
 };

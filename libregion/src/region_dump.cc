@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 #include <ostream>
 
 #include "hfile/escape.h"
@@ -37,19 +39,146 @@ void PrintRegionHeader(const RegionDir& r, const DumpOptions& o, std::ostream& o
   out << line;
 }
 
-// False if the region cannot hold any selected row.
-bool RegionMayHoldSelection(const RegionDir& r, const DumpOptions& o) {
-  if (!r.info) return true;
-  const std::optional<std::string>& start =
-      o.seek_row ? o.seek_row : o.from_row ? o.from_row : o.prefix;
-  if (start && !r.info->end_key.empty() && Slice(r.info->end_key).compare(*start) <= 0)
-    return false;
-  if (o.to_row && !r.info->start_key.empty() && Slice(r.info->start_key).compare(*o.to_row) >= 0)
-    return false;
+// The rows a dump selects, as the Scan a client would send: [start, stop), or one row (a Get,
+// start = stop, inclusive). Rows compare as raw bytes (the default cell order).
+struct Selection {
+  std::optional<std::string> start, stop;
+  bool get = false;
+
+  explicit Selection(const DumpOptions& o) {
+    start = o.seek_row ? o.seek_row : o.from_row ? o.from_row : o.prefix;
+    if (o.seek_row) {
+      get = true;
+      stop = o.seek_row;
+      return;
+    }
+    stop = o.to_row;
+    if (o.prefix) {
+      // Scan.setRowPrefixFilter's stop row: the prefix with its last byte below 0xff
+      // incremented and what follows dropped; none when every byte is 0xff.
+      std::string next = *o.prefix;
+      while (!next.empty() && static_cast<uint8_t>(next.back()) == 0xff) next.pop_back();
+      if (!next.empty()) {
+        next.back() = static_cast<char>(static_cast<uint8_t>(next.back()) + 1);
+        if (!stop || Slice(next).compare(*stop) < 0) stop = next;
+      }
+    }
+  }
+
+  // Whether a region [start_key, end_key) may hold a selected row.
+  bool RegionMayHold(const RegionDir& r) const {
+    if (!r.info) return true;
+    if (start && !r.info->end_key.empty() && Slice(r.info->end_key).compare(*start) <= 0)
+      return false;
+    if (stop && !r.info->start_key.empty()) {
+      int c = Slice(r.info->start_key).compare(*stop);
+      if (get ? c > 0 : c >= 0) return false;
+    }
+    return true;
+  }
+
+  // The key every selected cell sorts before: an iterator's upper bound.
+  std::optional<std::string> UpperBound() const {
+    if (!stop) return std::nullopt;
+    return FirstOnRowKey(get ? *stop + std::string(1, '\0') : *stop);
+  }
+};
+
+// StoreFileReader.passesKeyRangeFilter: false when the file's rows cannot overlap the
+// selection. As HBase, the stop row counts as inside (a file starting at it is kept), an empty
+// file is out, and a reference is always in (HalfStoreFileReader passes every range).
+bool PassesKeyRange(const StoreFileReader& sr, const Selection& sel) {
+  if (sr.file().reference) return true;
+  const Reader& r = sr.hfile();
+  auto first = r.first_key(), last = r.last_key();
+  if (!first || !last) return false;
+  if (!sel.start && !sel.stop) return true;
+  if (sel.stop && KeyRow(*first).compare(*sel.stop) > 0) return false;
+  if (sel.start && KeyRow(*last).compare(*sel.start) < 0) return false;
   return true;
 }
 
+// StoreFileReader.passesBloomFilter for the selection: ROW blooms answer for a Get only;
+// ROWPREFIX_FIXED_LENGTH also for a scan whose start and stop rows share the prefix.
+Result<bool> PassesBloom(const StoreFileReader& sr, const Selection& sel) {
+  const Reader& r = sr.hfile();
+  if (!sel.start) return true;
+  switch (r.bloom_type()) {
+    case BloomType::kRow:
+      if (!sel.get) return true;
+      return r.BloomMightContainRow(*sel.start);
+    case BloomType::kRowPrefixFixedLength: {
+      if (!sel.get) {
+        if (!sel.stop) return true;
+        const std::string &a = *sel.start, &b = *sel.stop;
+        size_t common = 0;
+        while (common < a.size() && common < b.size() && a[common] == b[common]) ++common;
+        auto len = r.file_info().GetInt32(fileinfo::kBloomFilterParam).value_or(0);
+        if (common == 0 || common < static_cast<size_t>(len)) return true;
+      }
+      return r.BloomMightContainRow(*sel.start);
+    }
+    default:
+      return true;  // no bloom, or ROWCOL (which cannot answer for a whole row)
+  }
+}
+
 }  // namespace
+
+void PrintIoStats(const std::vector<StoreIoStats>& stores, bool json, std::ostream& out) {
+  StoreIoStats total;
+  std::string line;
+  auto append = [&](const StoreIoStats& s, bool is_total) {
+    const IoStats& io = s.io;
+    if (json) {
+      line += is_total ? "{\"kind\":\"io_stats_total\",\"stores\":" + std::to_string(stores.size())
+                       : "{\"kind\":\"io_stats\"";
+      if (!is_total) {
+        line += ",\"table\":";
+        AppendJsonString(&line, s.table);
+        line += ",\"region\":";
+        AppendJsonString(&line, s.region);
+        line += ",\"family\":";
+        AppendJsonString(&line, s.family);
+      }
+      line += fmt::format(
+          ",\"files\":{},\"files_opened\":{},\"files_skipped_range\":{},"
+          "\"files_skipped_bloom\":{},\"files_read\":{}",
+          s.files, s.files_opened, s.skipped_range, s.skipped_bloom, s.files_read);
+      for (auto [name, b] : {std::pair{"data", io.data}, {"index", io.index}, {"bloom", io.bloom},
+                             {"meta", io.meta}, {"other", io.other}, {"open", io.open}}) {
+        line += fmt::format(",\"{}_blocks\":{},\"{}_bytes\":{}", name, b.count, name, b.bytes);
+      }
+      line += fmt::format(",\"read_calls\":{},\"bytes_read\":{},\"seeks\":{},\"cache_hits\":{}}}\n",
+                          io.read_calls, io.bytes_read, io.seeks, io.cache_hits);
+      return;
+    }
+    line += is_total ? fmt::format("io-stats total ({} stores):", stores.size())
+                     : fmt::format("io-stats {} {} {}:", s.table.empty() ? "-" : s.table,
+                                   s.region, s.family);
+    line += fmt::format(
+        " files {} opened {} skipped {} (range {}, bloom {}) read {}; blocks data {} ({} B) "
+        "index {} ({} B) bloom {} ({} B) meta {} ({} B)",
+        s.files, s.files_opened, s.skipped_range + s.skipped_bloom, s.skipped_range,
+        s.skipped_bloom, s.files_read, io.data.count, io.data.bytes, io.index.count,
+        io.index.bytes, io.bloom.count, io.bloom.bytes, io.meta.count, io.meta.bytes);
+    if (io.other.count) line += fmt::format(" other {} ({} B)", io.other.count, io.other.bytes);
+    line += fmt::format("; at open {} ({} B); reads {} seeks {} bytes {} cache hits {}\n",
+                        io.open.count, io.open.bytes, io.read_calls, io.seeks, io.bytes_read,
+                        io.cache_hits);
+  };
+  for (const auto& s : stores) {
+    append(s, false);
+    total.files += s.files;
+    total.files_opened += s.files_opened;
+    total.skipped_range += s.skipped_range;
+    total.skipped_bloom += s.skipped_bloom;
+    total.files_read += s.files_read;
+    total.io += s.io;
+  }
+  append(total, true);
+  out << line;
+}
 
 Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options,
                           std::ostream& out, std::ostream& err, RegionDumpResult* result) {
@@ -76,32 +205,75 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
   bool have_prev = false;
   ComparatorKind prev_kind = ComparatorKind::kDefault;
   uint64_t printed = 0;
+  const Selection sel(o);
+  const std::string table_name = set.table ? set.table->ToString() : "";
   for (const auto& r : set.regions) {
     if (set.IsSplitParent(r) && !options.include_split_parents) continue;
-    if (!RegionMayHoldSelection(r, o)) continue;
-    std::vector<std::unique_ptr<StoreFileReader>> readers;
+    if (!sel.RegionMayHold(r)) continue;
+    // The files the scan reads, merged; those it skips; and each opened file's store, whose
+    // figures get its cost once the region is read.
+    std::vector<std::unique_ptr<StoreFileReader>> readers, skipped;
+    std::vector<std::pair<size_t, const StoreFileReader*>> opened;
     for (const auto& fam : families) {
       const FamilyDir* fd = r.FindFamily(fam);
       if (!fd) continue;
+      StoreIoStats st;
+      st.table = table_name;
+      st.region = r.encoded_name;
+      st.family = fam;
       std::vector<std::unique_ptr<StoreFileReader>> store;
       for (const auto& sf : fd->store_files) {
+        ++st.files;
+        const std::string where = r.encoded_name + "/" + fam + "/" + sf.name.name;
         auto sr = StoreFileReader::Open(sf, o.reader);
         if (!sr.ok()) {
-          note_error(sr.status().WithContext(r.encoded_name + "/" + fam + "/" + sf.name.name));
+          note_error(sr.status().WithContext(where));
           continue;
+        }
+        ++st.files_opened;
+        opened.emplace_back(result->stores.size(), sr->get());
+        // Pruning follows HBase's row order; hbase:meta's order is left unpruned.
+        if ((*sr)->hfile().comparator() == ComparatorKind::kDefault) {
+          bool pass = PassesKeyRange(**sr, sel);
+          if (!pass) ++st.skipped_range;
+          if (pass) {
+            // As StoreFileReader, a bloom that cannot be read excludes nothing ("proceeding
+            // without"): warned about, the file read, the dump not failed (verify reports it).
+            auto bloom = PassesBloom(**sr, sel);
+            if (!bloom.ok()) {
+              err << "hfile-dump: warning: " << bloom.status().WithContext(where).ToString()
+                  << ": bloom not used\n";
+            }
+            pass = !bloom.ok() || *bloom;
+            if (!pass) ++st.skipped_bloom;
+          }
+          if (!pass) {
+            skipped.push_back(std::move(sr).value());
+            continue;
+          }
         }
         store.push_back(std::move(sr).value());
       }
+      st.files_read = store.size();
       SortForScan(&store);
       for (auto& s : store) readers.push_back(std::move(s));
+      result->stores.push_back(std::move(st));
     }
     ++result->regions;
-    result->store_files += readers.size();
+    result->store_files += opened.size();
+    auto count_io = [&] {
+      for (const auto& [store, sr] : opened) result->stores[store].io += sr->hfile().io_stats();
+    };
     PrintRegionHeader(r, o, out);
-    if (readers.empty()) continue;
+    if (readers.empty()) {
+      count_io();
+      continue;
+    }
     const ComparatorKind kind = readers.front()->hfile().comparator();
     const bool keyed = kind != ComparatorKind::kRawBytes;
-    auto it = NewStoreFilesIterator(readers);
+    IteratorOptions io;
+    if (kind == ComparatorKind::kDefault) io.upper_bound = sel.UpperBound();
+    auto it = NewStoreFilesIterator(readers, io);
     const std::optional<std::string>& start =
         o.seek_row ? o.seek_row : o.from_row ? o.from_row : o.prefix;
     if (start && keyed) it->Seek(FirstOnRowKey(*start));
@@ -135,6 +307,7 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
       if (o.limit && ++printed >= o.limit) break;
     }
     if (!it->status().ok()) note_error(it->status().WithContext(r.encoded_name));
+    count_io();
     if (o.limit && printed >= o.limit) break;
   }
   return first_error;

@@ -104,7 +104,11 @@ std::optional<int64_t> StoreFileReader::bulk_load_time() const {
 }
 
 std::unique_ptr<CellIterator> StoreFileReader::NewIterator() const {
-  std::unique_ptr<CellIterator> it = reader_->NewIterator();
+  return NewIterator(IteratorOptions());
+}
+
+std::unique_ptr<CellIterator> StoreFileReader::NewIterator(const IteratorOptions& options) const {
+  std::unique_ptr<CellIterator> it = reader_->NewIterator(options);
   if (file_.reference) {
     it = NewHalfIterator(std::move(it), reader_->comparator(), file_.reference->split_key,
                          file_.reference->top());
@@ -126,12 +130,12 @@ void SortForScan(std::vector<std::unique_ptr<StoreFileReader>>* readers) {
 }
 
 std::unique_ptr<CellIterator> NewStoreFilesIterator(
-    const std::vector<std::unique_ptr<StoreFileReader>>& readers) {
+    const std::vector<std::unique_ptr<StoreFileReader>>& readers, const IteratorOptions& options) {
   std::vector<std::unique_ptr<CellIterator>> inputs;
   ComparatorKind kind = ComparatorKind::kDefault;
   for (const auto& r : readers) {
     if (inputs.empty()) kind = r->hfile().comparator();
-    inputs.push_back(r->NewIterator());
+    inputs.push_back(r->NewIterator(options));
   }
   return NewMergingIterator(std::move(inputs), kind);
 }

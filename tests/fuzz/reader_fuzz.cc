@@ -41,6 +41,17 @@ void Exercise(const hfile::Reader& r) {
     if (it->Valid()) h += fuzz::Touch(it->cell().key);
     if (it->Valid()) it->Next();
   }
+  // Bounded reads of a row (IteratorOptions::upper_bound): the next-indexed-key checks run on
+  // whatever the damaged index holds.
+  for (const auto& row : rows) {
+    IteratorOptions bound;
+    bound.upper_bound = FirstOnRowKey(row + std::string(1, '\0'));
+    auto b = r.NewIterator(bound);
+    size_t k = 0;
+    for (b->Seek(FirstOnRowKey(row)); b->Valid() && k < 64; b->Next(), ++k)
+      h += fuzz::Touch(b->cell().key);
+  }
+  h += static_cast<uint32_t>(r.io_stats().data.count);
   for (const auto& name : r.MetaBlockNames()) {
     auto b = r.ReadMetaBlock(name);
     if (b.ok()) h += fuzz::Touch(*b);

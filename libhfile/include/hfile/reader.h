@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hfile/file_info.h"
+#include "hfile/io_stats.h"
 #include "hfile/iterator.h"
 #include "hfile/status.h"
 #include "hfile/trailer.h"
@@ -33,6 +34,14 @@ struct DataBlockEntry {
   std::string key;
   uint64_t offset = 0;
   uint32_t on_disk_size = 0;  // with header
+};
+
+struct IteratorOptions {
+  // A key no cell the caller wants sorts at or after (exclusive): the iterator does not read a
+  // data block whose index key is at or past it (HBase's scanner stops where the next indexed
+  // key says no wanted row can follow). Cells past it may still come from the block already
+  // read. nullopt: read to the end.
+  std::optional<std::string> upper_bound;
 };
 
 class Reader {
@@ -77,6 +86,11 @@ class Reader {
   // A new iterator over the cells, in file order. The Reader must outlive it. Iterators are
   // independent of each other and may be used from different threads.
   std::unique_ptr<CellIterator> NewIterator() const;
+  std::unique_ptr<CellIterator> NewIterator(const IteratorOptions& options) const;
+
+  // What reading this file has cost so far, Open included (IoStats::open), by every iterator,
+  // bloom check and metadata read of this Reader.
+  IoStats io_stats() const;
 
   // Meta blocks by name.
   std::vector<std::string> MetaBlockNames() const;

@@ -41,6 +41,8 @@ class StoreFileReader {
   // The cells this store file contributes, in key order: the half for a reference, with
   // sequence ids overridden for bulk-loaded files. The reader must outlive the iterator.
   std::unique_ptr<CellIterator> NewIterator() const;
+  // The same, reading no data block the options' upper bound rules out.
+  std::unique_ptr<CellIterator> NewIterator(const IteratorOptions& options) const;
 
  private:
   StoreFileReader(StoreFile file, std::unique_ptr<Reader> reader, StoreFileSequence seq);
@@ -66,7 +68,8 @@ void SortForScan(std::vector<std::unique_ptr<StoreFileReader>>* readers);
 // cell order puts family right after row, as HBase's RegionScanner heap does). The readers
 // must outlive the iterator and be in scanner order (SortForScan) per store.
 std::unique_ptr<CellIterator> NewStoreFilesIterator(
-    const std::vector<std::unique_ptr<StoreFileReader>>& readers);
+    const std::vector<std::unique_ptr<StoreFileReader>>& readers,
+    const IteratorOptions& options = {});
 
 }  // namespace hfile::region
 
