@@ -27,6 +27,7 @@ const char* const kTools[][2] = {
     {"copy-family", "copy a family under a new name offline (HBase has no rename)"},
     {"split", "split an HFile at rows, or a region into two daughters, offline"},
     {"bulkload", "turn TSV/CSV/JSON lines into sorted HFiles per region for completebulkload"},
+    {"advise", "measure a table's families against the design rules, with the fixes"},
 };
 
 bool IsTool(const std::string& name) {
