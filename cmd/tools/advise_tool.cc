@@ -46,7 +46,7 @@ int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ost
       ->check(IntegerIn(1, INT64_MAX));
   app.add_flag("--fail-on-warn", fail_on_warn,
                "Exit 4 when there is a warn or error finding (default: 0 whatever is found)");
-  app.add_flag("-q,--quiet", quiet, "No progress on stderr");
+  app.add_flag("-q,--quiet", quiet, "No progress or notes on stderr");
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   if (std::error_code ec; !std::filesystem::is_directory(args[0], ec))
     return ReportError(err, kTool, Status::NotFound(args[0], "no such directory"));
@@ -62,7 +62,9 @@ int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ost
   o.sample_blocks = sample_blocks;
   o.trial_blocks = trial_blocks;
   if (now) o.now_ms = *now;
-  if (!quiet) o.progress = [&err](const std::string& what) { err << kTool << ": " << what << "\n"; };
+  // Progress only on a terminal, as every tool does; one line each, so it reads in a log too.
+  if (!quiet && StderrIsTerminal())
+    o.progress = [&err](const std::string& what) { err << kTool << ": " << what << "\n"; };
   auto advice = region::AdviseTable(o);
   if (!advice.ok()) return ReportError(err, kTool, advice.status());
   out << (json ? region::AdviceJson(*advice) : region::AdviceText(*advice));

@@ -31,7 +31,7 @@ std::string AdviceText(const Advice& a) {
     s += fmt::format("  family {}: {} store files, {} bytes, {} cells (trailers); {} cells read{}\n",
                      m.name, m.store_files, m.bytes, m.trailer_cells, m.cells,
                      m.sampled ? " (sampled)" : "");
-  for (const auto& w : a.sampling) s += "  sampled: " + w + "\n";
+  for (const auto& w : a.sampling) s += "  sample: " + w + "\n";
   if (a.findings.empty()) s += "no findings\n";
   for (const auto& f : a.findings) {
     s += fmt::format("\n{} {}{}{}: {}\n", AdviceSeverityName(f.severity), f.code,
