@@ -316,6 +316,13 @@ Result<Advice> AdviseTable(const AdviseOptions& options) {
   ApplySchemaRules(*set->descriptor, a, &a.findings);
   ApplyDataRules(*set->descriptor, a, &a.findings);
   ApplyLayoutRules(*set->descriptor, a, &a.findings);
+  // HBase's own tables (hbase:meta, hbase:namespace, ...) keep the schema HBase gives them:
+  // their findings are facts to know, not changes to make.
+  if (set->descriptor->name().namespace_name == "hbase") {
+    for (auto& f : a.findings)
+      if (f.code != "unreadable-file")
+        f.fix = "none: " + a.table + " is HBase's own table, its schema is HBase's";
+  }
   return a;
 }
 

@@ -31,6 +31,16 @@ std::string AdviceText(const Advice& a) {
     s += fmt::format("  family {}: {} store files, {} bytes, {} cells (trailers); {} cells read{}\n",
                      m.name, m.store_files, m.bytes, m.trailer_cells, m.cells,
                      m.sampled ? " (sampled)" : "");
+  for (const auto& m : a.families) {
+    if (m.trials.empty()) continue;
+    s += fmt::format("  trials of family {} ({} cell bytes): size, ratio, read MB/s:", m.name,
+                     m.trial_cell_bytes);
+    for (const auto& t : m.trials)
+      s += fmt::format(" {}+{}@{} {} {:.2f} {:.0f};", CompressionName(t.compression),
+                       DataBlockEncodingName(t.encoding), t.block_size, t.size, t.ratio,
+                       t.read_mb_s);
+    s += "\n";
+  }
   for (const auto& w : a.sampling) s += "  sample: " + w + "\n";
   if (a.findings.empty()) s += "no findings\n";
   for (const auto& f : a.findings) {
@@ -57,11 +67,19 @@ std::string AdviceJson(const Advice& a) {
   s += "],\"families\":[";
   for (size_t i = 0; i < a.families.size(); ++i) {
     const auto& m = a.families[i];
+    std::string trials;
+    for (const auto& t : m.trials)
+      trials += fmt::format("{}{{\"compression\":{},\"encoding\":{},\"block_size\":{},"
+                            "\"size\":{},\"ratio\":{},\"write_mb_s\":{},\"read_mb_s\":{}}}",
+                            trials.empty() ? "" : ",", J(std::string(CompressionName(t.compression))),
+                            J(std::string(DataBlockEncodingName(t.encoding))), t.block_size, t.size,
+                            Num(t.ratio), Num(t.write_mb_s), Num(t.read_mb_s));
     s += fmt::format("{}{{\"name\":{},\"store_files\":{},\"bytes\":{},\"trailer_cells\":{},"
                      "\"cells_read\":{},\"sampled\":{},\"rows_read\":{},\"max_cell\":{},"
-                     "\"regions_with_files\":{}}}",
+                     "\"regions_with_files\":{},\"trial_cell_bytes\":{},\"trials\":[{}]}}",
                      i ? "," : "", J(m.name), m.store_files, m.bytes, m.trailer_cells, m.cells,
-                     m.sampled, m.rows, m.max_cell, m.regions_with_files);
+                     m.sampled, m.rows, m.max_cell, m.regions_with_files, m.trial_cell_bytes,
+                     trials);
   }
   s += "],\"findings\":[";
   for (size_t i = 0; i < a.findings.size(); ++i) {

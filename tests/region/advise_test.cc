@@ -12,6 +12,7 @@
 #include "region/region_info.h"
 #include "region/table_descriptor.h"
 #include "region/vector_iterator.h"
+#include "split_table.h"
 #include "testutil.h"
 
 namespace hfile::region {
@@ -437,6 +438,35 @@ TEST(Advise, GoldenRealHBaseTable) {
   // hbase:namespace's family info: VERSIONS => 10 (HBase's own schema), a 4-byte name in
   // 2 small cells.
   EXPECT_EQ(codes, (std::vector<std::string>{"versions-without-ttl/info", "long-family-name/info"}));
+  // HBase's own table: facts, not changes to make.
+  for (const auto& f : a->findings) EXPECT_EQ(f.fix.rfind("none: hbase:namespace", 0), 0u) << f.fix;
+}
+
+// Real HBase-written files in a split layout (an HFileLink, a split parent and its daughters'
+// references, a bulk-loaded file): every file read through its link or half, stable findings.
+TEST(Advise, GoldenRealFilesInASplitLayout) {
+  HFILE_REQUIRE_REAL_DATA();
+  const SyntheticTable t = MakeTable("advise-split");
+  AdviseOptions o;
+  o.table_dir = t.table_dir;
+  o.now_ms = kNow;
+  o.tmp_dir = test::NewTempDir("advise-split-tmp");
+  auto a = AdviseTable(o);
+  ASSERT_TRUE(a.ok()) << a.status().ToString();
+  auto b = AdviseTable(o);
+  ASSERT_TRUE(b.ok());
+  std::vector<std::string> codes, again;
+  for (const auto& f : a->findings) codes.push_back(f.code + "/" + f.family);
+  for (const auto& f : b->findings) again.push_back(f.code + "/" + f.family);
+  EXPECT_EQ(codes, again);
+  EXPECT_EQ(a->regions.size(), 4u);  // the split parent is left out
+  ASSERT_EQ(a->families.size(), 1u);
+  const FamilyMeasure& cf = a->families[0];
+  EXPECT_EQ(cf.store_files, 8u);
+  EXPECT_EQ(cf.regions_with_files, 4u);
+  EXPECT_FALSE(cf.sampled);
+  // Tiny regions of a few KB each; the data rules find nothing to say about 8 small files.
+  EXPECT_EQ(codes, (std::vector<std::string>{"regions-small/"}));
 }
 
 }  // namespace
