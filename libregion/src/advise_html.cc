@@ -105,6 +105,25 @@ std::string AdviceHtml(const Advice& a) {
                      X(f.fix));
   }
   s += "</table>\n";
+  // What was measured per family: the evidence behind the findings.
+  s += "<table id=\"families\"><tr><th>family</th><th>store files</th><th>bytes</th>"
+       "<th>cells (trailers)</th><th>cells read</th><th>rows read</th><th>largest cell</th>"
+       "<th>time range (ms)</th><th>trials: codec+encoding@block size, ratio, read MB/s</th>"
+       "</tr>\n";
+  for (const auto& m : a.families) {
+    std::string trials;
+    for (const auto& t : m.trials)
+      trials += fmt::format("{}{}+{}@{} {:.2f} {:.0f}", trials.empty() ? "" : "; ",
+                            CompressionName(t.compression), DataBlockEncodingName(t.encoding),
+                            t.block_size, t.ratio, t.read_mb_s);
+    const std::string range =
+        m.max_ts >= m.min_ts ? fmt::format("{}..{}", m.min_ts, m.max_ts) : std::string("-");
+    s += fmt::format("<tr data-family=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}"
+                     "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                     X(m.name), X(m.name), m.store_files, m.bytes, m.trailer_cells, m.cells,
+                     m.sampled ? " (sampled)" : "", m.rows, m.max_cell, range, X(trials));
+  }
+  s += "</table>\n";
   std::vector<std::string> names;
   std::vector<std::vector<double>> bytes, files;
   for (const auto& m : a.families) {

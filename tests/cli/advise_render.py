@@ -89,11 +89,11 @@ def main():
                         if e.get("class") == "bar")
         assert bars == page_bars and bars > 0, (bars, page_bars)
         shot = os.path.join(tmp, "shot.png")
-        r = subprocess.run(flags + ["--window-size=1200,900", f"--screenshot={shot}",
+        r = subprocess.run(flags + ["--window-size=1200,1800", f"--screenshot={shot}",
                                     "file://" + page], capture_output=True, text=True, timeout=120)
         assert r.returncode == 0 and os.path.exists(shot), r.stderr
         w, h, colours = png_pixels(shot)
-        assert (w, h) == (1200, 900), (w, h)
+        assert (w, h) == (1200, 1800), (w, h)
         # Text, table borders and the bars' colours: a blank or failed render has one or two.
         assert len(colours) > 8, f"only {len(colours)} colours: nothing was drawn"
         # The first family's bar colour (#4e79a7): the SVG figures were painted, not just parsed.
