@@ -1,8 +1,8 @@
 // `hfile advise`: TABLE_DIR or ROOT [ns:]TABLE -> AdviseTable; prints the findings as text or
 // JSON, optionally writes the HTML page. Read-only. The logic lives in region/advise.h.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -20,10 +20,11 @@ constexpr const char* kTool = "hfile-advise";
 }  // namespace
 
 int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Measure a table's column families against the family-design rules, from its "
-               "own files, and print each finding with its figures and the command that fixes "
-               "it. Read-only.",
-               kTool};
+  CLI::App app{
+      "Measure a table's column families against the family-design rules, from its "
+      "own files, and print each finding with its figures and the command that fixes "
+      "it. Read-only.",
+      kTool};
   AddStandardFlags(app);
   std::vector<std::string> args;
   bool json = false, fail_on_warn = false, quiet = false;
@@ -41,8 +42,9 @@ int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ost
                  "Blocks of the family's largest file re-encoded per codec, encoding and family "
                  "name in the trials; 0 skips the trials (default 16)")
       ->check(IntegerIn(0, 1 << 20));
-  app.add_option("--now", now, "Current time in ms since the epoch for TTL decisions "
-                               "(default: the wall clock)")
+  app.add_option("--now", now,
+                 "Current time in ms since the epoch for TTL decisions "
+                 "(default: the wall clock)")
       ->check(IntegerIn(1, INT64_MAX));
   app.add_flag("--fail-on-warn", fail_on_warn,
                "Exit 4 when there is a warn or error finding (default: 0 whatever is found)");

@@ -15,15 +15,27 @@ std::string X(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
       default:
         // XML 1.0 has no control characters but tab and newlines.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') out += "?";
-        else out += c;
+        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t')
+          out += "?";
+        else
+          out += c;
     }
   }
   return out;
@@ -34,8 +46,7 @@ const char* const kColors[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
 
 // Grouped bars: one group per label, one bar per series; values[series][group].
 std::string BarChart(const std::string& id, const std::string& title,
-                     const std::vector<std::string>& labels,
-                     const std::vector<std::string>& series,
+                     const std::vector<std::string>& labels, const std::vector<std::string>& series,
                      const std::vector<std::vector<double>>& values, const std::string& unit) {
   double max = 0;
   for (const auto& v : values)
@@ -60,18 +71,20 @@ std::string BarChart(const std::string& id, const std::string& title,
       s += fmt::format(
           "<rect class=\"bar\" data-series=\"{}\" data-label=\"{}\" data-value=\"{:.0f}\" x=\"{}\" "
           "y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>\n",
-          X(series[k]), X(labels[g]), v, x0 + k * bar, top + height - h, bar - 2, h,
-          kColors[k % 8], X(fmt::format("{} {}: {:.0f} {}", series[k], labels[g], v, unit)));
+          X(series[k]), X(labels[g]), v, x0 + k * bar, top + height - h, bar - 2, h, kColors[k % 8],
+          X(fmt::format("{} {}: {:.0f} {}", series[k], labels[g], v, unit)));
     }
-    s += fmt::format("<text x=\"{}\" y=\"{}\" font-size=\"9\" transform=\"rotate(45 {} {})\">{}"
-                     "</text>\n",
-                     x0, top + height + 12, x0, top + height + 12, X(labels[g]));
+    s += fmt::format(
+        "<text x=\"{}\" y=\"{}\" font-size=\"9\" transform=\"rotate(45 {} {})\">{}"
+        "</text>\n",
+        x0, top + height + 12, x0, top + height + 12, X(labels[g]));
   }
   for (int k = 0; k < static_cast<int>(series.size()); ++k) {
     const int y = top + 14 * k;
-    s += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" "
-                     "y=\"{}\" font-size=\"11\">{}</text>\n",
-                     width - 120, y, kColors[k % 8], width - 106, y + 9, X(series[k]));
+    s += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"10\" height=\"10\" fill=\"{}\"/><text x=\"{}\" "
+        "y=\"{}\" font-size=\"11\">{}</text>\n",
+        width - 120, y, kColors[k % 8], width - 106, y + 9, X(series[k]));
   }
   return s + "</svg></figure>\n";
 }
@@ -82,13 +95,16 @@ std::string AdviceHtml(const Advice& a) {
   std::string s =
       "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html>\n"
       "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head><meta charset=\"UTF-8\"/>"
-      "<title>" + X("hfile advise " + a.table) + "</title>\n<style>body{font-family:sans-serif;"
+      "<title>" +
+      X("hfile advise " + a.table) +
+      "</title>\n<style>body{font-family:sans-serif;"
       "margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 6px;"
       "vertical-align:top}.warn{background:#fff3cd}.error{background:#f8d7da}code{font-size:90%}"
       "</style></head><body>\n";
   s += "<h1>" + X("hfile advise: " + a.table) + "</h1>\n";
-  s += "<p>" + X(fmt::format("{}: {} regions, {} families, {} findings", a.table_dir,
-                             a.regions.size(), a.families.size(), a.findings.size())) +
+  s += "<p>" +
+       X(fmt::format("{}: {} regions, {} families, {} findings", a.table_dir, a.regions.size(),
+                     a.families.size(), a.findings.size())) +
        "</p>\n";
   if (!a.sampling.empty()) {
     s += "<ul id=\"sampling\">";
@@ -99,10 +115,10 @@ std::string AdviceHtml(const Advice& a) {
        "<th>finding</th><th>fix</th></tr>\n";
   for (const auto& f : a.findings) {
     const std::string sev(AdviceSeverityName(f.severity));
-    s += fmt::format("<tr class=\"{}\" data-code=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}"
-                     "</td><td>{}</td><td><code>{}</code></td></tr>\n",
-                     sev, X(f.code), sev, X(f.code), X(f.family), X(f.region), X(f.message),
-                     X(f.fix));
+    s += fmt::format(
+        "<tr class=\"{}\" data-code=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}"
+        "</td><td>{}</td><td><code>{}</code></td></tr>\n",
+        sev, X(f.code), sev, X(f.code), X(f.family), X(f.region), X(f.message), X(f.fix));
   }
   s += "</table>\n";
   // What was measured per family: the evidence behind the findings.
@@ -118,10 +134,11 @@ std::string AdviceHtml(const Advice& a) {
                             t.block_size, t.ratio, t.read_mb_s);
     const std::string range =
         m.max_ts >= m.min_ts ? fmt::format("{}..{}", m.min_ts, m.max_ts) : std::string("-");
-    s += fmt::format("<tr data-family=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}"
-                     "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                     X(m.name), X(m.name), m.store_files, m.bytes, m.trailer_cells, m.cells,
-                     m.sampled ? " (sampled)" : "", m.rows, m.max_cell, range, X(trials));
+    s += fmt::format(
+        "<tr data-family=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}"
+        "</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        X(m.name), X(m.name), m.store_files, m.bytes, m.trailer_cells, m.cells,
+        m.sampled ? " (sampled)" : "", m.rows, m.max_cell, range, X(trials));
   }
   s += "</table>\n";
   std::vector<std::string> names;
@@ -133,8 +150,7 @@ std::string AdviceHtml(const Advice& a) {
   }
   std::vector<std::string> regions;
   for (const auto& r : a.regions) regions.push_back(r.substr(0, 8));
-  s += BarChart("bytes-per-region", "Bytes per family per region", regions, names, bytes,
-                "bytes");
+  s += BarChart("bytes-per-region", "Bytes per family per region", regions, names, bytes, "bytes");
   s += BarChart("files-per-region", "Store files per family per region", regions, names, files,
                 "files");
   size_t buckets = 0;

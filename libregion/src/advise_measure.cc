@@ -19,6 +19,8 @@ namespace hfile::region {
 
 namespace {
 
+constexpr size_t kMaxRowTimestamps = 4096;
+
 // FNV-1a: a fingerprint that does not depend on the standard library's hash.
 uint64_t Fnv(const Slice& s, uint64_t h = 1469598103934665603ull) {
   for (size_t i = 0; i < s.size(); ++i) h = (h ^ s.byte(i)) * 1099511628211ull;
@@ -92,12 +94,19 @@ Status StreamCells(const StoreFileReader& sr, const FamilyDescriptor& fd, int64_
       column.clear();
       run = 0;
     }
-    row_ts.push_back(ts);
+    // A wide row's timestamps are not all kept: memory stays bounded, the fingerprint is then
+    // incomplete and the written-together rule is not applied.
+    if (row_ts.size() < kMaxRowTimestamps)
+      row_ts.push_back(ts);
+    else
+      m->fingerprint_partial = true;
     if (c.qualifier() != Slice(column) || run == 0) {
       column = c.qualifier().ToString();
       run = 0;
-      if (qualifiers->size() < kQualifierCap) qualifiers->insert(column);
-      else if (!qualifiers->count(column)) m->qualifiers_capped = true;
+      if (qualifiers->size() < kQualifierCap)
+        qualifiers->insert(column);
+      else if (!qualifiers->count(column))
+        m->qualifiers_capped = true;
     }
     if (c.type() == static_cast<uint8_t>(KeyType::kPut))
       m->max_versions_seen = std::max<uint64_t>(m->max_versions_seen, ++run);
@@ -157,8 +166,7 @@ Finding Unreadable(const std::string& family, const std::string& region, const S
   x.severity = AdviceSeverity::kError;
   x.family = family;
   x.region = region;
-  x.message = fmt::format("{}: cannot be read, left out of every figure: {}", f.path,
-                          s.ToString());
+  x.message = fmt::format("{}: cannot be read, left out of every figure: {}", f.path, s.ToString());
   x.fix = "hfile verify " + f.path;
   return x;
 }
@@ -207,8 +215,8 @@ Status MeasureTable(const RegionSet& set, const AdviseOptions& options, Advice* 
     size_t done = 0;
     for (const Entry& e : files) {
       if (options.progress && (done++ % 16 == 0))
-        options.progress(fmt::format("measuring family {} ({} of {} files)", fd.name(), done,
-                                     files.size()));
+        options.progress(
+            fmt::format("measuring family {} ({} of {} files)", fd.name(), done, files.size()));
       auto sr = StoreFileReader::Open(*e.file);
       if (!sr.ok()) {
         advice->findings.push_back(
@@ -276,11 +284,11 @@ Status MeasureTable(const RegionSet& set, const AdviseOptions& options, Advice* 
       if (s.ok()) {
         for (const auto& row : rep.rows)
           m.trials.push_back({row.candidate.compression, row.candidate.encoding,
-                              row.candidate.block_size, row.output_size, row.ratio,
-                              row.write_mb_s, row.read_mb_s});
-        advice->sampling.push_back(fmt::format(
-            "family {}: trial rewrites of {} cells ({} bytes) of {}", fd.name(), rep.cells,
-            rep.cell_bytes, largest));
+                              row.candidate.block_size, row.output_size, row.ratio, row.write_mb_s,
+                              row.read_mb_s});
+        advice->sampling.push_back(
+            fmt::format("family {}: trial rewrites of {} cells ({} bytes) of {}", fd.name(),
+                        rep.cells, rep.cell_bytes, largest));
       } else {
         Finding f;
         f.code = "trial-failed";
@@ -307,11 +315,10 @@ Result<Advice> AdviseTable(const AdviseOptions& options) {
   a.options.progress = nullptr;
   a.table = set->descriptor->name().ToString();
   a.table_dir = set->path;
-  a.now_ms = options.now_ms != 0
-                 ? options.now_ms
-                 : std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
+  a.now_ms = options.now_ms != 0 ? options.now_ms
+                                 : std::chrono::duration_cast<std::chrono::milliseconds>(
+                                       std::chrono::system_clock::now().time_since_epoch())
+                                       .count();
   HFILE_RETURN_IF_ERROR(MeasureTable(*set, options, &a));
   ApplySchemaRules(*set->descriptor, a, &a.findings);
   ApplyDataRules(*set->descriptor, a, &a.findings);
@@ -328,9 +335,12 @@ Result<Advice> AdviseTable(const AdviseOptions& options) {
 
 std::string_view AdviceSeverityName(AdviceSeverity s) {
   switch (s) {
-    case AdviceSeverity::kInfo: return "info";
-    case AdviceSeverity::kWarn: return "warn";
-    case AdviceSeverity::kError: return "error";
+    case AdviceSeverity::kInfo:
+      return "info";
+    case AdviceSeverity::kWarn:
+      return "warn";
+    case AdviceSeverity::kError:
+      return "error";
   }
   return "?";
 }

@@ -28,9 +28,9 @@ std::string AdviceText(const Advice& a) {
   std::string s = fmt::format("table {} ({}): {} regions, {} families\n", a.table, a.table_dir,
                               a.regions.size(), a.families.size());
   for (const auto& m : a.families)
-    s += fmt::format("  family {}: {} store files, {} bytes, {} cells (trailers); {} cells read{}\n",
-                     m.name, m.store_files, m.bytes, m.trailer_cells, m.cells,
-                     m.sampled ? " (sampled)" : "");
+    s += fmt::format(
+        "  family {}: {} store files, {} bytes, {} cells (trailers); {} cells read{}\n", m.name,
+        m.store_files, m.bytes, m.trailer_cells, m.cells, m.sampled ? " (sampled)" : "");
   for (const auto& m : a.families) {
     if (m.trials.empty()) continue;
     s += fmt::format("  trials of family {} ({} cell bytes): size, ratio, read MB/s:", m.name,
@@ -60,37 +60,40 @@ std::string AdviceText(const Advice& a) {
 }
 
 std::string AdviceJson(const Advice& a) {
-  std::string s = fmt::format("{{\"kind\":\"advise\",\"table\":{},\"table_dir\":{},\"now_ms\":{},"
-                              "\"regions\":{},\"sampling\":[",
-                              J(a.table), J(a.table_dir), a.now_ms, a.regions.size());
+  std::string s = fmt::format(
+      "{{\"kind\":\"advise\",\"table\":{},\"table_dir\":{},\"now_ms\":{},"
+      "\"regions\":{},\"sampling\":[",
+      J(a.table), J(a.table_dir), a.now_ms, a.regions.size());
   for (size_t i = 0; i < a.sampling.size(); ++i) s += (i ? "," : "") + J(a.sampling[i]);
   s += "],\"families\":[";
   for (size_t i = 0; i < a.families.size(); ++i) {
     const auto& m = a.families[i];
     std::string trials;
     for (const auto& t : m.trials)
-      trials += fmt::format("{}{{\"compression\":{},\"encoding\":{},\"block_size\":{},"
-                            "\"size\":{},\"ratio\":{},\"write_mb_s\":{},\"read_mb_s\":{}}}",
-                            trials.empty() ? "" : ",", J(std::string(CompressionName(t.compression))),
-                            J(std::string(DataBlockEncodingName(t.encoding))), t.block_size, t.size,
-                            Num(t.ratio), Num(t.write_mb_s), Num(t.read_mb_s));
-    s += fmt::format("{}{{\"name\":{},\"store_files\":{},\"bytes\":{},\"trailer_cells\":{},"
-                     "\"cells_read\":{},\"sampled\":{},\"rows_read\":{},\"max_cell\":{},"
-                     "\"regions_with_files\":{},\"trial_cell_bytes\":{},\"trials\":[{}]}}",
-                     i ? "," : "", J(m.name), m.store_files, m.bytes, m.trailer_cells, m.cells,
-                     m.sampled, m.rows, m.max_cell, m.regions_with_files, m.trial_cell_bytes,
-                     trials);
+      trials += fmt::format(
+          "{}{{\"compression\":{},\"encoding\":{},\"block_size\":{},"
+          "\"size\":{},\"ratio\":{},\"write_mb_s\":{},\"read_mb_s\":{}}}",
+          trials.empty() ? "" : ",", J(std::string(CompressionName(t.compression))),
+          J(std::string(DataBlockEncodingName(t.encoding))), t.block_size, t.size, Num(t.ratio),
+          Num(t.write_mb_s), Num(t.read_mb_s));
+    s += fmt::format(
+        "{}{{\"name\":{},\"store_files\":{},\"bytes\":{},\"trailer_cells\":{},"
+        "\"cells_read\":{},\"sampled\":{},\"rows_read\":{},\"max_cell\":{},"
+        "\"regions_with_files\":{},\"trial_cell_bytes\":{},\"trials\":[{}]}}",
+        i ? "," : "", J(m.name), m.store_files, m.bytes, m.trailer_cells, m.cells, m.sampled,
+        m.rows, m.max_cell, m.regions_with_files, m.trial_cell_bytes, trials);
   }
   s += "],\"findings\":[";
   for (size_t i = 0; i < a.findings.size(); ++i) {
     const auto& f = a.findings[i];
     std::string figs;
     for (const auto& [k, v] : f.figures) figs += (figs.empty() ? "" : ",") + J(k) + ":" + Num(v);
-    s += fmt::format("{}{{\"code\":{},\"severity\":{},\"family\":{},\"region\":{},"
-                     "\"message\":{},\"figures\":{{{}}},\"fix\":{}}}",
-                     i ? "," : "", J(f.code), J(std::string(AdviceSeverityName(f.severity))),
-                     f.family.empty() ? "null" : J(f.family),
-                     f.region.empty() ? "null" : J(f.region), J(f.message), figs, J(f.fix));
+    s += fmt::format(
+        "{}{{\"code\":{},\"severity\":{},\"family\":{},\"region\":{},"
+        "\"message\":{},\"figures\":{{{}}},\"fix\":{}}}",
+        i ? "," : "", J(f.code), J(std::string(AdviceSeverityName(f.severity))),
+        f.family.empty() ? "null" : J(f.family), f.region.empty() ? "null" : J(f.region),
+        J(f.message), figs, J(f.fix));
   }
   return s + "]}\n";
 }

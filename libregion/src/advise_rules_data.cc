@@ -28,8 +28,7 @@ uint64_t Quantile(const FamilyMeasure& m, double fraction) {
   uint64_t n = 0;
   for (size_t i = 0; i < m.size_histogram.size(); ++i) {
     n += m.size_histogram[i];
-    if (static_cast<double>(n) >= fraction * static_cast<double>(m.cells))
-      return uint64_t{2} << i;
+    if (static_cast<double>(n) >= fraction * static_cast<double>(m.cells)) return uint64_t{2} << i;
   }
   return 0;
 }
@@ -131,8 +130,7 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
               "encoding-on-large-values", AdviceSeverity::kInfo, m.name,
               fmt::format("values average {:.0f} bytes and FAST_DIFF saves {:.1f}% over NONE in "
                           "the trial: {} only costs decoding time here",
-                          avg_value, 100 * gain,
-                          DataBlockEncodingName(fd->data_block_encoding())),
+                          avg_value, 100 * gain, DataBlockEncodingName(fd->data_block_encoding())),
               AlterFix(a, m.name, "DATA_BLOCK_ENCODING => 'NONE'"));
           f.figures["avg_value"] = avg_value;
           f.figures["fast_diff_gain"] = gain;
@@ -190,12 +188,12 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
     const uint64_t p50 = Quantile(m, 0.5);
     if (p50 > static_cast<uint64_t>(fd->block_size()) && m.max_cell < (uint64_t{10} << 20)) {
       const uint64_t to = std::min<uint64_t>(uint64_t{16} << 20, std::bit_ceil(p50));
-      Finding f = Make(
-          "block-smaller-than-cells", AdviceSeverity::kInfo, m.name,
-          fmt::format("half the cells are bigger than {} bytes, BLOCKSIZE is {}: each block "
-                      "holds one cell, and the index an entry per cell",
-                      p50 / 2, fd->block_size()),
-          AlterFix(a, m.name, fmt::format("BLOCKSIZE => {}", to)));
+      Finding f =
+          Make("block-smaller-than-cells", AdviceSeverity::kInfo, m.name,
+               fmt::format("the median cell is {}-{} bytes, BLOCKSIZE is {}: a block holds one "
+                           "cell, and the index has an entry per cell",
+                           p50 / 2, p50, fd->block_size()),
+               AlterFix(a, m.name, fmt::format("BLOCKSIZE => {}", to)));
       f.figures["p50_cell_upper"] = static_cast<double>(p50);
       f.figures["block_size"] = fd->block_size();
       out->push_back(std::move(f));

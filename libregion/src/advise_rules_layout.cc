@@ -43,17 +43,17 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     const double row_ratio = rows_known ? Avg(big->rows, m.rows) : 0;
     if (size_ratio <= 10 && row_ratio <= 10) continue;
     // What its size would need: regions of the table's target size, files one per region.
-    const uint64_t need = std::max<uint64_t>(
-        1, (m.bytes + o.large_region_bytes / 2 - 1) / std::max<uint64_t>(1, o.large_region_bytes / 2));
+    const uint64_t need =
+        std::max<uint64_t>(1, (m.bytes + o.large_region_bytes / 2 - 1) /
+                                  std::max<uint64_t>(1, o.large_region_bytes / 2));
     Finding f = Make(
         "family-imbalance", AdviceSeverity::kWarn, m.name,
         fmt::format("family {} has {} bytes{} against {}'s {} bytes{} ({:.0f}x): a full scan of "
                     "{} opens {} regions and {} store files where its size would need {} "
                     "region(s)",
                     m.name, m.bytes, rows_known ? fmt::format(" in {} rows", m.rows) : "",
-                    big->name, big->bytes,
-                    rows_known ? fmt::format(" in {} rows", big->rows) : "", size_ratio, m.name,
-                    m.regions_with_files, m.store_files, need),
+                    big->name, big->bytes, rows_known ? fmt::format(" in {} rows", big->rows) : "",
+                    size_ratio, m.name, m.regions_with_files, m.store_files, need),
         fmt::format("move to a new table: family {} (its own regions, sized for its data)",
                     m.name));
     f.figures["bytes"] = static_cast<double>(m.bytes);
@@ -97,13 +97,13 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     if (b > o.large_region_bytes) {
       ++large;
       const uint64_t into = (b + o.large_region_bytes / 2 - 1) / (o.large_region_bytes / 2);
-      Finding f = Make(
-          "region-too-large", AdviceSeverity::kWarn, "",
-          fmt::format("region {} holds {:.2f} GB: above the HBase book's 5-20 GB (the design "
-                      "guide says 10-50 GB)",
-                      a.regions[i], b / kGiB),
-          fmt::format("hfile split {} --into {}", ShellWord(a.table_dir + "/" + a.regions[i]),
-                      std::max<uint64_t>(2, into)));
+      Finding f =
+          Make("region-too-large", AdviceSeverity::kWarn, "",
+               fmt::format("region {} holds {:.2f} GB: above the HBase book's 5-20 GB (the design "
+                           "guide says 10-50 GB)",
+                           a.regions[i], b / kGiB),
+               fmt::format("hfile split {} --into {}", ShellWord(a.table_dir + "/" + a.regions[i]),
+                           std::max<uint64_t>(2, into)));
       f.region = a.regions[i];
       f.figures["bytes"] = static_cast<double>(b);
       out->push_back(std::move(f));
@@ -145,13 +145,13 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
         max_dir_name = a.regions[i] + "/" + m.name;
       }
       if (n >= o.blocking_store_files) {
-        Finding f = Make(
-            "store-files-blocking", AdviceSeverity::kWarn, m.name,
-            fmt::format("store {}/{} has {} files: at hbase.hstore.blockingStoreFiles ({}) "
-                        "HBase blocks the region's writes until a compaction catches up",
-                        a.regions[i], m.name, n, o.blocking_store_files),
-            fmt::format("hfile compact {} --family {}",
-                        ShellWord(a.table_dir + "/" + a.regions[i]), ShellWord(m.name)));
+        Finding f =
+            Make("store-files-blocking", AdviceSeverity::kWarn, m.name,
+                 fmt::format("store {}/{} has {} files: at hbase.hstore.blockingStoreFiles ({}) "
+                             "HBase blocks the region's writes until a compaction catches up",
+                             a.regions[i], m.name, n, o.blocking_store_files),
+                 fmt::format("hfile compact {} --family {}",
+                             ShellWord(a.table_dir + "/" + a.regions[i]), ShellWord(m.name)));
         f.region = a.regions[i];
         f.figures["files"] = static_cast<double>(n);
         out->push_back(std::move(f));

@@ -8,9 +8,9 @@
 namespace hfile::region {
 
 std::string ShellWord(const std::string& s) {
-  const bool plain = !s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
-                                                       "OPQRSTUVWXYZ0123456789_-./:=,+@%") ==
-                                       std::string::npos;
+  const bool plain = !s.empty() && s.find_first_not_of(
+                                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"
+                                       "OPQRSTUVWXYZ0123456789_-./:=,+@%") == std::string::npos;
   if (plain) return s;
   // Shell statements hold single quotes: double quotes read best when nothing in them expands.
   if (s.find_first_of("\"$`\\!") == std::string::npos) return "\"" + s + "\"";
@@ -20,9 +20,9 @@ std::string ShellWord(const std::string& s) {
 }
 
 std::string AlterFix(const Advice& a, const std::string& family, const std::string& attrs) {
-  return fmt::format("hfile alter {} {}", ShellWord(a.table_dir),
-                     ShellWord(fmt::format("alter '{}', {{NAME => '{}', {}}}", a.table, family,
-                                           attrs)));
+  return fmt::format(
+      "hfile alter {} {}", ShellWord(a.table_dir),
+      ShellWord(fmt::format("alter '{}', {{NAME => '{}', {}}}", a.table, family, attrs)));
 }
 
 namespace {
@@ -61,8 +61,8 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
   for (size_t i = 0; i < fams.size(); ++i) {
     for (size_t j = i + 1; j < fams.size(); ++j) {
       const auto &x = fams[i], &y = fams[j];
-      if (x.sampled || y.sampled || x.rows == 0 || x.rows != y.rows ||
-          x.row_hash != y.row_hash || x.row_ts_hash != y.row_ts_hash ||
+      if (x.sampled || y.sampled || x.fingerprint_partial || y.fingerprint_partial || x.rows == 0 ||
+          x.rows != y.rows || x.row_hash != y.row_hash || x.row_ts_hash != y.row_ts_hash ||
           x.store_files != y.store_files)
         continue;
       Finding f = Make(
@@ -139,13 +139,13 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
       out->push_back(std::move(f));
     }
     // An alter changes the descriptor only; old files keep their settings until rewritten.
-    const uint64_t differ = std::max({m.files_other_codec, m.files_other_encoding,
-                                      m.files_other_bloom, m.files_smaller_blocks});
+    const uint64_t differ = std::max(
+        {m.files_other_codec, m.files_other_encoding, m.files_other_bloom, m.files_smaller_blocks});
     if (differ > 0) {
       std::vector<std::string> what;
       if (m.files_other_codec)
-        what.push_back(fmt::format("{} not {}", m.files_other_codec,
-                                   CompressionName(fd->compression())));
+        what.push_back(
+            fmt::format("{} not {}", m.files_other_codec, CompressionName(fd->compression())));
       if (m.files_other_encoding)
         what.push_back(fmt::format("{} not {}", m.files_other_encoding,
                                    DataBlockEncodingName(fd->data_block_encoding())));
@@ -155,12 +155,12 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
       if (m.files_smaller_blocks)
         what.push_back(fmt::format("{} with blocks smaller than BLOCKSIZE {}",
                                    m.files_smaller_blocks, fd->block_size()));
-      Finding f = Make("descriptor-files-disagree", AdviceSeverity::kWarn, m.name,
-                       fmt::format("{} of {} store files were written with other settings than "
-                                   "the descriptor's (an alter never compacted): {}",
-                                   differ, m.store_files, fmt::join(what, ", ")),
-                       fmt::format("hfile compact {} --family {}", ShellWord(a.table_dir),
-                                   ShellWord(m.name)));
+      Finding f = Make(
+          "descriptor-files-disagree", AdviceSeverity::kWarn, m.name,
+          fmt::format("{} of {} store files were written with other settings than "
+                      "the descriptor's (an alter never compacted): {}",
+                      differ, m.store_files, fmt::join(what, ", ")),
+          fmt::format("hfile compact {} --family {}", ShellWord(a.table_dir), ShellWord(m.name)));
       f.figures["files"] = static_cast<double>(m.store_files);
       f.figures["files_other_codec"] = static_cast<double>(m.files_other_codec);
       f.figures["files_other_encoding"] = static_cast<double>(m.files_other_encoding);

@@ -183,8 +183,8 @@ TEST(Advise, VersionsAndMinVersionsWithoutTtl) {
 
 TEST(Advise, ExpiredDataAndWholeExpiredFiles) {
   TestTable t("advise-ttl", {Family("a", {{"TTL", "86400"}})}, {"r000050"});
-  t.Write(0, "a", Rows("a", 50, "old", kNow - 3 * kDay));               // wholly expired
-  t.Write(1, "a", Rows("a", 10, "old", kNow - 3 * kDay, "q", 50));       // wholly expired
+  t.Write(0, "a", Rows("a", 50, "old", kNow - 3 * kDay));           // wholly expired
+  t.Write(1, "a", Rows("a", 10, "old", kNow - 3 * kDay, "q", 50));  // wholly expired
   t.Write(1, "a", Rows("a", 40, "new", kNow - 1000, "q", 60));
   const Advice a = Advise(t);
   const Finding* f = Find(a, "expired-data", "a");
@@ -201,8 +201,8 @@ TEST(Advise, CellTtlTagsBeyondFamilyTtl) {
   auto cells = [](int64_t ttl_ms) {
     std::vector<CellData> v;
     for (int i = 0; i < 5; ++i)
-      v.push_back(CellData::Make("r" + std::to_string(i), "a", "q", kNow - 10, KeyType::kPut,
-                                 "v", 1, TtlTag(ttl_ms)));
+      v.push_back(CellData::Make("r" + std::to_string(i), "a", "q", kNow - 10, KeyType::kPut, "v",
+                                 1, TtlTag(ttl_ms)));
     return v;
   };
   TestTable t("advise-cellttl", {Family("a", {{"TTL", "3600"}})});
@@ -259,8 +259,8 @@ TEST(Advise, CompressionAndEncodingFromTrials) {
   TestTable u("advise-random", {Family("a")});
   std::vector<CellData> rnd;
   for (int i = 0; i < 200; ++i)
-    rnd.push_back(CellData::Make("r" + std::to_string(1000 + i), "a", "q", kNow - 10,
-                                 KeyType::kPut, RandomBytes(2000, i), 1));
+    rnd.push_back(CellData::Make("r" + std::to_string(1000 + i), "a", "q", kNow - 10, KeyType::kPut,
+                                 RandomBytes(2000, i), 1));
   u.Write(0, "a", rnd);
   const Advice b = Advise(u);
   EXPECT_EQ(Find(b, "compression-recommended"), nullptr);
@@ -289,9 +289,9 @@ TEST(Advise, DescriptorAndFilesDisagree) {
 }
 
 TEST(Advise, BloomAgainstData) {
-  TestTable t("advise-bloom", {Family("a", {{"BLOOMFILTER", "ROWCOL"}}),
-                               Family("b", {{"BLOOMFILTER", "ROWCOL"}}),
-                               Family("c", {{"BLOOMFILTER", "NONE"}})});
+  TestTable t("advise-bloom",
+              {Family("a", {{"BLOOMFILTER", "ROWCOL"}}), Family("b", {{"BLOOMFILTER", "ROWCOL"}}),
+               Family("c", {{"BLOOMFILTER", "NONE"}})});
   WriterOptions rowcol;
   rowcol.bloom_type = BloomType::kRowCol;
   t.Write(0, "a", Rows("a", 20, "v"), rowcol);
@@ -374,8 +374,8 @@ TEST(Advise, RegionSizesCountsAndFiles) {
   const Finding* big = Find(low, "region-too-large");
   ASSERT_NE(big, nullptr);
   EXPECT_EQ(big->region, t.regions[0].EncodedName());
-  EXPECT_EQ(big->fix.rfind("hfile split " + t.table_dir + "/" + t.regions[0].EncodedName() +
-                               " --into ", 0),
+  EXPECT_EQ(big->fix.rfind(
+                "hfile split " + t.table_dir + "/" + t.regions[0].EncodedName() + " --into ", 0),
             0u);
   EXPECT_EQ(Find(low, "regions-small"), nullptr);
   const Finding* blocking = Find(low, "store-files-blocking");
@@ -437,7 +437,8 @@ TEST(Advise, GoldenRealHBaseTable) {
   EXPECT_EQ(a->families[0].cells, 2u);
   // hbase:namespace's family info: VERSIONS => 10 (HBase's own schema), a 4-byte name in
   // 2 small cells.
-  EXPECT_EQ(codes, (std::vector<std::string>{"versions-without-ttl/info", "long-family-name/info"}));
+  EXPECT_EQ(codes,
+            (std::vector<std::string>{"versions-without-ttl/info", "long-family-name/info"}));
   // HBase's own table: facts, not changes to make.
   for (const auto& f : a->findings) EXPECT_EQ(f.fix.rfind("none: hbase:namespace", 0), 0u) << f.fix;
 }

@@ -30,20 +30,20 @@ struct Finding {
   std::string region;  // encoded name, empty: not about one region
   std::string message;
   std::map<std::string, double> figures;  // name -> number, the evidence
-  std::string fix;  // the exact command line, or "move to a new table ..."
+  std::string fix;                        // the exact command line, or "move to a new table ..."
 };
 
 struct AdviseOptions {
-  std::string table_dir;   // or root_dir + table
+  std::string table_dir;  // or root_dir + table
   std::string root_dir;
-  std::string table;       // "ns:name" with root_dir
-  int64_t now_ms = 0;      // 0: the wall clock (TTL decisions)
+  std::string table;   // "ns:name" with root_dir
+  int64_t now_ms = 0;  // 0: the wall clock (TTL decisions)
   // Cells streamed per family: at most this many data blocks' worth of bytes (by the family's
   // BLOCKSIZE) over all its files, files taken round-robin by region; 0: every cell.
   uint64_t sample_blocks = 256;
   // Data blocks re-encoded per family for the codec/encoding and family-name trials.
   uint64_t trial_blocks = 16;
-  std::string tmp_dir;     // trial files; empty: $TMPDIR or /tmp
+  std::string tmp_dir;  // trial files; empty: $TMPDIR or /tmp
   // Called with a short "what I am doing" line now and then (stderr progress).
   std::function<void(const std::string&)> progress;
 
@@ -63,22 +63,23 @@ struct FamilyMeasure {
   std::vector<uint64_t> region_bytes;  // per region of Advice::regions, 0 if none
   std::vector<uint64_t> region_files;
   std::vector<uint64_t> file_sizes;
-  int64_t min_ts = INT64_MAX, max_ts = INT64_MIN;  // from the files' TIMERANGE
+  int64_t min_ts = INT64_MAX, max_ts = INT64_MIN;      // from the files' TIMERANGE
   uint64_t expired_files = 0, expired_file_bytes = 0;  // TIMERANGE max older than TTL
   // Streamed cells (the sample, or all when `sampled` is false).
   bool sampled = false;
   uint64_t cells = 0, cell_bytes = 0, key_bytes = 0, value_bytes = 0;
   uint64_t rows = 0;  // row changes in the streamed cells, per file
   uint64_t max_cell = 0, cells_over_10mb = 0, cells_over_50mb = 0;
-  uint64_t max_versions_seen = 0;  // cells of one column in one file
+  uint64_t max_versions_seen = 0;    // cells of one column in one file
   uint64_t distinct_qualifiers = 0;  // capped at kQualifierCap
   bool qualifiers_capped = false;
-  uint64_t expired_cells = 0;          // older than the family TTL
-  uint64_t cell_ttl_beyond_family = 0; // TTL tags longer than the family TTL
+  uint64_t expired_cells = 0;           // older than the family TTL
+  uint64_t cell_ttl_beyond_family = 0;  // TTL tags longer than the family TTL
   int64_t max_cell_ttl_ms = 0;
   uint64_t delete_markers = 0;
-  std::vector<uint64_t> size_histogram;  // cells by KeyValue size, bucket i: [2^i, 2^(i+1))
+  std::vector<uint64_t> size_histogram;    // cells by KeyValue size, bucket i: [2^i, 2^(i+1))
   uint64_t row_hash = 0, row_ts_hash = 0;  // order-free fingerprints of rows, (row, ts)
+  bool fingerprint_partial = false;        // a row with more timestamps than were kept
   // Files whose settings differ from the descriptor's.
   uint64_t files_other_codec = 0, files_other_encoding = 0, files_other_bloom = 0;
   uint64_t files_smaller_blocks = 0;
@@ -98,7 +99,7 @@ struct FamilyMeasure {
 inline constexpr uint64_t kQualifierCap = 1000;
 
 struct Advice {
-  std::string table;      // "ns:name"
+  std::string table;  // "ns:name"
   std::string table_dir;
   std::vector<std::string> regions;  // encoded names, start-key order (split parents left out)
   std::vector<uint64_t> region_bytes;
