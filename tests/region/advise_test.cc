@@ -416,6 +416,66 @@ TEST(Advise, OutputsCarryTheFindings) {
   EXPECT_NE(html.find("id=\"cell-sizes\""), std::string::npos);
 }
 
+TEST(Advise, UnreadableFileIsAFindingNotAnError) {
+  TestTable t("advise-unreadable", {Family("a")});
+  t.Write(0, "a", Rows("a", 10, "v"));
+  test::WriteFileOrDie(t.Dir(0, "a") + "/" + TestTable::fmt(9999), std::string(5000, 'x'));
+  const Advice a = Advise(t);
+  const Finding* f = Find(a, "unreadable-file", "a");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, AdviceSeverity::kError);
+  EXPECT_EQ(f->fix.rfind("hfile verify ", 0), 0u);
+  ASSERT_EQ(a.families.size(), 1u);
+  EXPECT_EQ(a.families[0].store_files, 1u);  // the readable one is still measured
+  EXPECT_EQ(a.families[0].cells, 10u);
+  TestTable u("advise-readable", {Family("a")});
+  u.Write(0, "a", Rows("a", 10, "v"));
+  EXPECT_FALSE(Has(Advise(u), "unreadable-file"));
+}
+
+TEST(Advise, TrialsThatCannotRunAreSaid) {
+  TestTable t("advise-trialfail", {Family("a")});
+  t.Write(0, "a", Rows("a", 10, "v"));
+  AdviseOptions o;
+  o.tmp_dir = t.root + "/no-such-dir";
+  const Advice a = Advise(t, o);
+  ASSERT_TRUE(Has(a, "trial-failed", "a"));
+  EXPECT_TRUE(a.families[0].trials.empty());
+  o.tmp_dir = test::NewTempDir("advise-trialok");
+  const Advice b = Advise(t, o);
+  EXPECT_FALSE(Has(b, "trial-failed"));
+  EXPECT_FALSE(b.families[0].trials.empty());
+}
+
+TEST(Advise, WideRowsKeepMemoryBoundedAndSkipTheTogetherRule) {
+  // Two families with the same one row of 5000 versions-free columns: alike, but the row is
+  // wider than the fingerprint keeps, so the rule says nothing rather than guess.
+  auto wide = [](const std::string& family) {
+    std::vector<CellData> v;
+    for (int i = 0; i < 5000; ++i)
+      v.push_back(CellData::Make("row", family, "q" + std::to_string(100000 + i), kNow - 10 - i,
+                                 KeyType::kPut, "v", 1));
+    return v;
+  };
+  TestTable t("advise-wide", {Family("a"), Family("b")});
+  t.Write(0, "a", wide("a"));
+  t.Write(0, "b", wide("b"));
+  AdviseOptions o;
+  o.sample_blocks = 0;
+  o.trial_blocks = 0;
+  const Advice a = Advise(t, o);
+  EXPECT_TRUE(a.families[0].fingerprint_partial);
+  EXPECT_FALSE(Has(a, "families-written-together"));
+  // The same row 4000 columns wide: within the cap, and found.
+  TestTable u("advise-narrow", {Family("a"), Family("b")});
+  auto na = wide("a"), nb = wide("b");
+  na.resize(4000);
+  nb.resize(4000);
+  u.Write(0, "a", na);
+  u.Write(0, "b", nb);
+  EXPECT_TRUE(Has(Advise(u, o), "families-written-together"));
+}
+
 // A real HBase 2.2.3 table (hbase:namespace): no crash, the same findings every run.
 TEST(Advise, GoldenRealHBaseTable) {
   HFILE_REQUIRE_REAL_DATA();
