@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <random>
+#include <sstream>
 
+#include "cli_common.h"
 #include "hfile/writer.h"
 #include "region/region_info.h"
 #include "region/table_descriptor.h"
@@ -474,6 +476,77 @@ TEST(Advise, WideRowsKeepMemoryBoundedAndSkipTheTogetherRule) {
   u.Write(0, "a", na);
   u.Write(0, "b", nb);
   EXPECT_TRUE(Has(Advise(u, o), "families-written-together"));
+}
+
+// Splits a command line as a POSIX shell does for plain words, '...' and "..." (no expansions:
+// the fixes the advisor prints contain none).
+std::vector<std::string> ShellSplit(const std::string& line) {
+  std::vector<std::string> words;
+  std::string w;
+  bool in_word = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ') {
+      if (in_word) words.push_back(w), w.clear(), in_word = false;
+    } else if (c == '\'' || c == '"') {
+      const size_t end = line.find(c, i + 1);
+      w += line.substr(i + 1, end - i - 1);
+      i = end;
+      in_word = true;
+    } else {
+      w += c;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(w);
+  return words;
+}
+
+// Runs a fix line ("hfile <tool> ARGS...") in-process; returns the tool's exit code.
+int RunFix(const std::string& fix, std::string* output) {
+  std::vector<std::string> words = ShellSplit(fix);
+  if (words.size() < 2 || words[0] != "hfile") return -1;
+  const std::string tool = words[1];
+  words.erase(words.begin());
+  words[0] = "hfile-" + tool;
+  words.push_back("--now");
+  words.push_back(std::to_string(kNow));
+  std::vector<const char*> argv;
+  for (const auto& x : words) argv.push_back(x.c_str());
+  std::ostringstream out, err;
+  int rc = -1;
+  const int argc = static_cast<int>(argv.size());
+  if (tool == "alter") rc = cli::RunAlterTool(argc, argv.data(), out, err);
+  if (tool == "compact") rc = cli::RunCompactTool(argc, argv.data(), out, err);
+  if (tool == "copy-family") rc = cli::RunCopyFamilyTool(argc, argv.data(), out, err);
+  if (tool == "split") rc = cli::RunSplitTool(argc, argv.data(), out, err);
+  *output = out.str() + err.str();
+  return rc;
+}
+
+// The fix each finding prints is a command line our tools run, and after it the finding is gone.
+TEST(Advise, TheFixesFix) {
+  TestTable t("advise-fixes",
+              {Family("document_metadata", {{"VERSIONS", "200"}}), Family("e", {{"TTL", "86400"}}),
+               Family("z", {{"COMPRESSION", "GZ"}})},
+              {"r001000"});
+  t.Write(0, "document_metadata", Rows("document_metadata", 1000, std::string(300, 'm')));
+  t.Write(1, "document_metadata", Rows("document_metadata", 3000, "v", kNow - 10, "q", 1000));
+  t.Write(0, "z", Rows("z", 900, "v"));  // NONE under a GZ descriptor
+  t.Write(1, "e", Rows("e", 10, "old", kNow - 3 * kDay, "q", 1000));
+  t.Write(1, "e", Rows("e", 10, "new", kNow - 10, "q", 1010));
+  AdviseOptions o;
+  o.large_region_bytes = 300000;  // region 0 (about 430 KB) only
+  const Advice before = Advise(t, o);
+  for (const char* code : {"versions-without-ttl", "descriptor-files-disagree", "expired-data",
+                           "long-family-name", "region-too-large"}) {
+    const Finding* f = Find(before, code);
+    ASSERT_NE(f, nullptr) << code;
+    std::string output;
+    ASSERT_EQ(RunFix(f->fix, &output), 0) << f->fix << "\n" << output;
+    const Advice after = Advise(t, o);
+    EXPECT_FALSE(Has(after, code)) << code << " still there after " << f->fix;
+  }
 }
 
 // A real HBase 2.2.3 table (hbase:namespace): no crash, the same findings every run.
