@@ -280,8 +280,14 @@ Status MeasureTable(const RegionSet& set, const AdviseOptions& options, Advice* 
       co.sample_blocks = options.trial_blocks;
       co.tmp_dir = tmp;
       CompareReport rep;
-      if (s.ok()) s = CompareRewrites(largest, co, &rep);
-      if (s.ok()) {
+      // Codec trials of a few hundred bytes measure file overhead, not codecs.
+      const bool enough = m.trial_cell_bytes >= kMinTrialCellBytes;
+      if (s.ok() && !enough)
+        advice->sampling.push_back(fmt::format(
+            "family {}: no codec trials ({} cell bytes in its largest file, fewer than {})",
+            fd.name(), m.trial_cell_bytes, kMinTrialCellBytes));
+      if (s.ok() && enough) s = CompareRewrites(largest, co, &rep);
+      if (s.ok() && enough) {
         for (const auto& row : rep.rows)
           m.trials.push_back({row.candidate.compression, row.candidate.encoding,
                               row.candidate.block_size, row.output_size, row.ratio, row.write_mb_s,
@@ -289,7 +295,7 @@ Status MeasureTable(const RegionSet& set, const AdviseOptions& options, Advice* 
         advice->sampling.push_back(
             fmt::format("family {}: trial rewrites of {} cells ({} bytes) of {}", fd.name(),
                         rep.cells, rep.cell_bytes, largest));
-      } else {
+      } else if (!s.ok()) {
         Finding f;
         f.code = "trial-failed";
         f.severity = AdviceSeverity::kWarn;

@@ -49,9 +49,6 @@ std::string ShortName(const TableDescriptor& d, const std::string& name) {
   return name.substr(0, 1);
 }
 
-// Trials need enough bytes to say anything about a codec.
-constexpr uint64_t kMinTrialBytes = 64 * 1024;
-
 }  // namespace
 
 void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Finding>* out) {
@@ -119,7 +116,7 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
 
     // Encoding shares key prefixes; it cannot shrink large opaque values, and small cells with
     // repetitive keys want it. Judged from the trials at the family's codec.
-    if (m.trial_cell_bytes >= kMinTrialBytes) {
+    if (m.trial_cell_bytes >= kMinTrialCellBytes) {
       const auto* none = FindTrial(m, fd->compression(), DataBlockEncoding::kNone);
       const auto* fast = FindTrial(m, fd->compression(), DataBlockEncoding::kFastDiff);
       if (none && fast && none->size > 0) {
@@ -160,17 +157,31 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
         if (t.read_mb_s < fastest / 4) continue;
         if (!best || t.size < best->size) best = &t;
       }
+      // For data read rarely (a cold family, an archive): the smallest reading at least a
+      // sixteenth as fast as the fastest (which leaves out BZIP2/LZMA-class codecs).
+      const FamilyMeasure::Trial* smallest = nullptr;
+      for (const auto& t : m.trials)
+        if (t.block_size == (current ? current->block_size : t.block_size) &&
+            t.read_mb_s >= fastest / 16 && (!smallest || t.size < smallest->size))
+          smallest = &t;
       if (current && best && best->size < current->size * 0.9) {
         Finding f = Make(
             "compression-recommended", AdviceSeverity::kInfo, m.name,
             fmt::format("trial rewrites of {} cell bytes: {} + {} gives {} bytes (ratio {:.2f}, "
                         "reads {:.0f} MB/s), against {} bytes (ratio {:.2f}) for the family's "
-                        "{} + {}",
+                        "{} + {}{}",
                         m.trial_cell_bytes, CompressionName(best->compression),
                         DataBlockEncodingName(best->encoding), best->size, best->ratio,
                         best->read_mb_s, current->size, current->ratio,
                         CompressionName(fd->compression()),
-                        DataBlockEncodingName(fd->data_block_encoding())),
+                        DataBlockEncodingName(fd->data_block_encoding()),
+                        smallest && smallest != best
+                            ? fmt::format("; smallest: {} + {}, {} bytes (ratio {:.2f}, reads "
+                                          "{:.0f} MB/s) for data read rarely",
+                                          CompressionName(smallest->compression),
+                                          DataBlockEncodingName(smallest->encoding), smallest->size,
+                                          smallest->ratio, smallest->read_mb_s)
+                            : ""),
             AlterFix(a, m.name,
                      fmt::format("COMPRESSION => '{}', DATA_BLOCK_ENCODING => '{}'",
                                  CompressionName(best->compression),

@@ -437,7 +437,7 @@ TEST(Advise, UnreadableFileIsAFindingNotAnError) {
 
 TEST(Advise, TrialsThatCannotRunAreSaid) {
   TestTable t("advise-trialfail", {Family("a")});
-  t.Write(0, "a", Rows("a", 10, "v"));
+  t.Write(0, "a", Rows("a", 2000, std::string(40, 'v')));  // enough bytes for codec trials
   AdviseOptions o;
   o.tmp_dir = t.root + "/no-such-dir";
   const Advice a = Advise(t, o);
@@ -447,6 +447,14 @@ TEST(Advise, TrialsThatCannotRunAreSaid) {
   const Advice b = Advise(t, o);
   EXPECT_FALSE(Has(b, "trial-failed"));
   EXPECT_FALSE(b.families[0].trials.empty());
+  // A family of a few hundred bytes gets no codec trials (they would measure file overhead).
+  TestTable small("advise-trialsmall", {Family("a")});
+  small.Write(0, "a", Rows("a", 10, "v"));
+  const Advice c = Advise(small, o);
+  EXPECT_TRUE(c.families[0].trials.empty());
+  EXPECT_FALSE(Has(c, "trial-failed"));
+  ASSERT_FALSE(c.sampling.empty());
+  EXPECT_NE(c.sampling.back().find("no codec trials"), std::string::npos);
 }
 
 TEST(Advise, WideRowsKeepMemoryBoundedAndSkipTheTogetherRule) {

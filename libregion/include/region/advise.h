@@ -97,6 +97,8 @@ struct FamilyMeasure {
 };
 
 inline constexpr uint64_t kQualifierCap = 1000;
+// Codec and encoding trials need this many cell bytes to say anything.
+inline constexpr uint64_t kMinTrialCellBytes = 64 * 1024;
 
 struct Advice {
   std::string table;  // "ns:name"
