@@ -115,11 +115,18 @@ Status StreamCells(const StoreFileReader& sr, const FamilyDescriptor& fd, int64_
   return it->status().WithContext(sr.file().path);
 }
 
-// The same cells written with the file's own settings under the family's name and under a
-// one-character name: what the name costs after the codec and encoding.
-Status NameTrial(const Reader& in, uint64_t budget, const std::string& dir, FamilyMeasure* m) {
+// The same cells written with the family's settings under its name and under a one-character
+// name: what the name costs after the codec and encoding.
+Status NameTrial(const Reader& in, const FamilyDescriptor& fd, uint64_t budget,
+                 const std::string& dir, FamilyMeasure* m) {
   HFILE_ASSIGN_OR_RETURN(WriterOptions o, WriterOptionsFromFile(in));
   o.create_time_ms = 0;
+  // The family's settings, not the file's: what the name costs once the table is as described.
+  o.compression = fd.compression();
+  o.encoding = fd.data_block_encoding();
+  o.block_size = static_cast<uint32_t>(fd.block_size());
+  o.bloom_type = fd.bloom_type();
+  o.bloom_prefix_length = fd.bloom_prefix_length();
   struct Owned {
     std::string key, value, tags;
     uint64_t seq;
@@ -275,7 +282,7 @@ Status MeasureTable(const RegionSet& set, const AdviseOptions& options, Advice* 
       auto in = Reader::Open(largest);
       Status s = in.status();
       const uint64_t trial_budget = options.trial_blocks * static_cast<uint64_t>(fd.block_size());
-      if (s.ok()) s = NameTrial(**in, trial_budget, tmp, &m);
+      if (s.ok()) s = NameTrial(**in, fd, trial_budget, tmp, &m);
       CompareOptions co;
       co.sample_blocks = options.trial_blocks;
       co.tmp_dir = tmp;

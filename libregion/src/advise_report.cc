@@ -1,5 +1,6 @@
 // The advice as text (one block per finding) and as one JSON object.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 
@@ -60,10 +61,14 @@ std::string AdviceText(const Advice& a) {
 }
 
 std::string AdviceJson(const Advice& a) {
+  std::string regions;
+  for (size_t i = 0; i < a.regions.size(); ++i)
+    regions += fmt::format("{}{{\"name\":{},\"bytes\":{}}}", i ? "," : "", J(a.regions[i]),
+                           a.region_bytes[i]);
   std::string s = fmt::format(
-      "{{\"kind\":\"advise\",\"table\":{},\"table_dir\":{},\"now_ms\":{},"
-      "\"regions\":{},\"sampling\":[",
-      J(a.table), J(a.table_dir), a.now_ms, a.regions.size());
+      "{{\"kind\":\"advise\",\"table\":{},\"table_dir\":{},\"now_ms\":{},\"regions\":[{}],"
+      "\"sampling\":[",
+      J(a.table), J(a.table_dir), a.now_ms, regions);
   for (size_t i = 0; i < a.sampling.size(); ++i) s += (i ? "," : "") + J(a.sampling[i]);
   s += "],\"families\":[";
   for (size_t i = 0; i < a.families.size(); ++i) {
@@ -79,9 +84,11 @@ std::string AdviceJson(const Advice& a) {
     s += fmt::format(
         "{}{{\"name\":{},\"store_files\":{},\"bytes\":{},\"trailer_cells\":{},"
         "\"cells_read\":{},\"sampled\":{},\"rows_read\":{},\"max_cell\":{},"
-        "\"regions_with_files\":{},\"trial_cell_bytes\":{},\"trials\":[{}]}}",
+        "\"regions_with_files\":{},\"region_bytes\":[{}],\"region_files\":[{}],"
+        "\"trial_cell_bytes\":{},\"trials\":[{}]}}",
         i ? "," : "", J(m.name), m.store_files, m.bytes, m.trailer_cells, m.cells, m.sampled,
-        m.rows, m.max_cell, m.regions_with_files, m.trial_cell_bytes, trials);
+        m.rows, m.max_cell, m.regions_with_files, fmt::join(m.region_bytes, ","),
+        fmt::join(m.region_files, ","), m.trial_cell_bytes, trials);
   }
   s += "],\"findings\":[";
   for (size_t i = 0; i < a.findings.size(); ++i) {
