@@ -69,6 +69,8 @@ Status StreamCells(const StoreFileReader& sr, const FamilyDescriptor& fd, int64_
     const Cell& c = it->cell();
     const uint64_t size = KeyValueSize(c);
     bytes += size;
+    // Keys that are not KeyValue keys (a raw-bytes file in a family dir) have no row or column.
+    if (!IsValidKey(c.key)) continue;
     ++m->cells;
     m->cell_bytes += size;
     m->key_bytes += c.key.size();
@@ -146,7 +148,7 @@ Status NameTrial(const Reader& in, const FamilyDescriptor& fd, uint64_t budget,
     std::string key;
     for (const auto& c : cells) {
       Slice k(c.key);
-      if (rename) {
+      if (rename && IsValidKey(k)) {
         key.clear();
         AppendKey(&key, KeyRow(k), "x", KeyQualifier(k), KeyTimestamp(k), KeyTypeByte(k));
         k = Slice(key);

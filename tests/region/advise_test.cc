@@ -557,6 +557,23 @@ TEST(Advise, TheFixesFix) {
   }
 }
 
+// A file of another writer (Apache Hudi's HFile: raw-bytes comparator, no blooms) in a family
+// dir: measured like any other, nothing crashes.
+TEST(Advise, RawBytesFileInAFamilyDir) {
+  HFILE_REQUIRE_REAL_DATA();
+  TestTable t("advise-hudi", {Family("a")});
+  std::filesystem::copy_file(
+      test::RealDataDir() + "/hudi-rs/hudi_1_0_hbase_2_4_9_16KB_NONE_5000.hfile",
+      t.Dir(0, "a") + "/" + TestTable::fmt(7777));
+  const Advice a = Advise(t);
+  ASSERT_EQ(a.families.size(), 1u);
+  EXPECT_EQ(a.families[0].store_files, 1u);
+  EXPECT_EQ(a.families[0].trailer_cells, 5000u);
+  EXPECT_EQ(a.families[0].rows, 5000u);  // one record key per row
+  EXPECT_FALSE(Has(a, "unreadable-file"));
+  EXPECT_TRUE(Has(a, "descriptor-files-disagree", "a"));  // no bloom under a ROW family
+}
+
 // A real HBase 2.2.3 table (hbase:namespace): no crash, the same findings every run.
 TEST(Advise, GoldenRealHBaseTable) {
   HFILE_REQUIRE_REAL_DATA();
