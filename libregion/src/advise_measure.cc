@@ -168,15 +168,21 @@ Status NameTrial(const Reader& in, const FamilyDescriptor& fd, uint64_t budget,
   return Status::OK();
 }
 
+// `opened`: the file opened (its trailer figures count) but its cells could not all be read.
 Finding Unreadable(const std::string& family, const std::string& region, const StoreFile& f,
-                   const Status& s) {
+                   const Status& s, bool opened) {
   Finding x;
   x.code = "unreadable-file";
   x.severity = AdviceSeverity::kError;
   x.family = family;
   x.region = region;
-  x.message = fmt::format("{}: cannot be read, left out of every figure: {}", f.path, s.ToString());
-  x.fix = "hfile verify " + f.path;
+  x.message = opened ? fmt::format(
+                           "{}: its cells cannot all be read (its trailer's figures count, "
+                           "its cells up to the damage): {}",
+                           f.path, s.ToString())
+                     : fmt::format("{}: cannot be read, left out of every figure: {}", f.path,
+                                   s.ToString());
+  x.fix = "hfile verify " + ShellWord(f.path);
   return x;
 }
 
@@ -229,7 +235,7 @@ Status MeasureTable(const RegionSet& set, const AdviseOptions& options, Advice* 
       auto sr = StoreFileReader::Open(*e.file);
       if (!sr.ok()) {
         advice->findings.push_back(
-            Unreadable(fd.name(), advice->regions[e.region], *e.file, sr.status()));
+            Unreadable(fd.name(), advice->regions[e.region], *e.file, sr.status(), false));
         continue;
       }
       const Reader& r = (*sr)->hfile();
@@ -266,7 +272,8 @@ Status MeasureTable(const RegionSet& set, const AdviseOptions& options, Advice* 
       bool truncated = false;
       Status s = StreamCells(**sr, fd, advice->now_ms, share, &qualifiers, &m, &truncated);
       if (!s.ok()) {
-        advice->findings.push_back(Unreadable(fd.name(), advice->regions[e.region], *e.file, s));
+        advice->findings.push_back(
+            Unreadable(fd.name(), advice->regions[e.region], *e.file, s, true));
         continue;
       }
       if (truncated) m.sampled = true;

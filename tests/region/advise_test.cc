@@ -433,6 +433,18 @@ TEST(Advise, UnreadableFileIsAFindingNotAnError) {
   TestTable u("advise-readable", {Family("a")});
   u.Write(0, "a", Rows("a", 10, "v"));
   EXPECT_FALSE(Has(Advise(u), "unreadable-file"));
+  // Damage inside a data block: the file opens, its cells stop at the bad checksum.
+  const std::string path =
+      u.Dir(0, "a") + "/" +
+      test::ListFilesRecursive(u.Dir(0, "a"))[0].substr(u.Dir(0, "a").size() + 1);
+  std::string bytes = test::ReadFileOrDie(path);
+  bytes[100] ^= 0x55;
+  test::WriteFileOrDie(path, bytes);
+  const Advice d = Advise(u);
+  const Finding* g = Find(d, "unreadable-file", "a");
+  ASSERT_NE(g, nullptr);
+  EXPECT_NE(g->message.find("cannot all be read"), std::string::npos) << g->message;
+  EXPECT_EQ(d.families[0].store_files, 1u);
 }
 
 TEST(Advise, TrialsThatCannotRunAreSaid) {
