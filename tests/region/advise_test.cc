@@ -434,9 +434,7 @@ TEST(Advise, UnreadableFileIsAFindingNotAnError) {
   u.Write(0, "a", Rows("a", 10, "v"));
   EXPECT_FALSE(Has(Advise(u), "unreadable-file"));
   // Damage inside a data block: the file opens, its cells stop at the bad checksum.
-  const std::string path =
-      u.Dir(0, "a") + "/" +
-      test::ListFilesRecursive(u.Dir(0, "a"))[0].substr(u.Dir(0, "a").size() + 1);
+  const std::string path = test::ListFilesRecursive(u.Dir(0, "a"))[0];
   std::string bytes = test::ReadFileOrDie(path);
   bytes[100] ^= 0x55;
   test::WriteFileOrDie(path, bytes);
