@@ -106,6 +106,8 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
 int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunCreateTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 }  // namespace hfile::cli
 
