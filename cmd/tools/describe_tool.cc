@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "hfile/escape.h"
 #include "region/describe.h"
+#include "region/meta_table.h"
 #include "region/region_set.h"
 #include "region/target.h"
 
@@ -33,12 +34,15 @@ std::string JsonMap(const std::vector<std::pair<std::string, std::string>>& entr
   return out + "}";
 }
 
-// The shell's describe block. Its first line says ENABLED or DISABLED, which HBase keeps in
-// hbase:meta's table:state, not in the table's files: offline we say so instead of guessing.
-std::string ShellDescribe(const region::TableDescriptor& d) {
-  std::string out = fmt::format(
-      "Table {} is UNKNOWN (ENABLED/DISABLED is kept in hbase:meta, not read offline)\n",
-      d.name().ToString());
+// The shell's describe block. Its first line comes from hbase:meta's table:state (the shell's
+// `enabled?`: ENABLED, anything else DISABLED), read from meta's store files when the table is
+// under a root dir; without it the line says why the state is unknown.
+std::string ShellDescribe(const region::TableDescriptor& d, const std::optional<std::string>& state,
+                          const std::string& unknown_why) {
+  std::string out =
+      state ? fmt::format("Table {} is {}\n", d.name().ToString(),
+                          *state == "ENABLED" ? "ENABLED" : "DISABLED")
+            : fmt::format("Table {} is UNKNOWN ({})\n", d.name().ToString(), unknown_why);
   const std::string body = d.Describe();  // "<table line>\nCOLUMN FAMILIES DESCRIPTION\n..."
   const size_t header = body.find("COLUMN FAMILIES DESCRIPTION\n");
   out += body.substr(0, header + 28);
@@ -72,6 +76,26 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
   if (!set->descriptor)
     return ReportError(err, kTool, set->descriptor_status.WithContext(target->table_dir));
 
+  // The table state, when hbase:meta is at hand (a clean stop flushes it; edits still in its
+  // WALs are not read).
+  std::optional<std::string> state;
+  std::string unknown_why = "no hbase:meta: the table is not under an HBase root dir";
+  if (target->table.namespace_name == region::kSystemNamespace &&
+      target->table.qualifier == "meta") {
+    state = "ENABLED";  // TableStateManager: hbase:meta is always enabled, and has no state row
+  } else if (!target->root_dir.empty()) {
+    auto st = region::ReadMetaTableState(target->root_dir, target->table);
+    if (st.ok() && *st) {
+      state = **st;
+    } else if (st.ok()) {
+      unknown_why = "hbase:meta has no table state for it";
+    } else if (st.status().IsNotFound()) {
+      unknown_why = "the root has no hbase:meta yet";
+    } else {
+      unknown_why = "hbase:meta unreadable: " + st.status().ToString();
+    }
+  }
+
   region::DescribeOptions o;
   o.json = json;
   o.hex = hex;
@@ -93,12 +117,12 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
     const std::string table_line = d.Describe().substr(0, d.Describe().find('\n'));
     out << fmt::format(
         "{{\"kind\":\"describe\",\"table\":{},\"table_dir\":{},\"descriptor_path\":{},"
-        "\"state\":null,\"table_line\":{},\"table_values\":{},\"families\":[{}],\"shell\":{},"
+        "\"state\":{},\"table_line\":{},\"table_values\":{},\"families\":[{}],\"shell\":{},"
         "\"layout\":{}}}\n",
         Json(d.name().ToString()), Json(target->table_dir), Json(set->descriptor_path),
-        Json(table_line), JsonMap(d.values()), families, Json(ShellDescribe(d)), l);
+        state ? Json(*state) : "null", Json(table_line), JsonMap(d.values()), families, Json(ShellDescribe(d, state, unknown_why)), l);
   } else {
-    out << ShellDescribe(d);
+    out << ShellDescribe(d, state, unknown_why);
     out << "\ndescriptor " << set->descriptor_path << "\n";
     region::DescribeRegionSet(*set, summary, o, out);
   }

@@ -299,7 +299,18 @@ std::string FamilyDescriptor::Describe() const {
     for (size_t i : JavaHashMapOrder(keys, kind)) sorted.push_back(&entries[i]);
     return sorted;
   };
-  const auto values = order(values_, JavaKey::kBytes);
+  // What the shell holds: the 2.6 builder's defaults (ColumnFamilyDescriptorBuilder.parseFrom
+  // starts from newBuilder(name)), then the stored values over them, so that a descriptor an
+  // older HBase wrote shows e.g. INDEX_BLOCK_ENCODING as 2.6 does.
+  std::vector<Entry> shown;
+  for (const auto& [k, v] : DefaultValues()) shown.emplace_back(k, v);
+  for (const auto& e : values_) {
+    auto it = std::find_if(shown.begin(), shown.end(),
+                           [&](const Entry& d) { return d.first == e.first; });
+    if (it != shown.end()) it->second = e.second;
+    else shown.push_back(e);
+  }
+  const auto values = order(shown, JavaKey::kBytes);
   bool metadata = false;
   for (const Entry* e : values) {
     if (!IsReservedKey(e->first)) {

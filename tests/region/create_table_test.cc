@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "region/layout.h"
+#include "region/meta_table.h"
 #include "region/region_info.h"
 #include "region/split.h"
 #include "region/table_descriptor.h"
@@ -267,6 +268,25 @@ TEST(CreateTable, KilledAtEveryStepLeavesNoTableOrTheWholeTableAndARerunFinishes
   }
   // Root init, journal intent, descriptor, region infos, family dirs, staged, commit, put, done.
   EXPECT_GE(steps, 8);
+}
+
+// hbase:meta's table:state, as real HBase 2.2.3 and 4.0-SNAPSHOT roots record it; none in a
+// root hfile-create made (HBase writes hbase:meta on its first start).
+TEST(MetaTableState, RealRootsAndANewOne) {
+  const std::string fresh = test::NewTempDir("create-state") + "/hbase";
+  ASSERT_TRUE(CreateTable(Options(fresh, "create 't', 'f'")).ok());
+  EXPECT_TRUE(ReadMetaTableState(fresh, *TableName::Parse("t")).status().IsNotFound());
+  HFILE_REQUIRE_REAL_DATA();
+  const std::string real = test::RealDataDir();
+  auto ns = ReadMetaTableState(real + "/hbase-2.2.3-rootdir", *TableName::Parse("hbase:namespace"));
+  ASSERT_TRUE(ns.ok()) << ns.status().ToString();
+  EXPECT_EQ(*ns, std::optional<std::string>("ENABLED"));
+  auto mt = ReadMetaTableState(real + "/hbase-4.0-snapshot-rootdir", *TableName::Parse("my_table"));
+  ASSERT_TRUE(mt.ok()) << mt.status().ToString();
+  EXPECT_EQ(*mt, std::optional<std::string>("ENABLED"));
+  auto none = ReadMetaTableState(real + "/hbase-2.2.3-rootdir", *TableName::Parse("nosuch"));
+  ASSERT_TRUE(none.ok()) << none.status().ToString();
+  EXPECT_FALSE(none->has_value());
 }
 
 }  // namespace

@@ -108,7 +108,8 @@ class FamilyDescriptor {
 
   // The HBase 2.6 shell's describe line: {NAME => 'cf', INDEX_BLOCK_ENCODING => 'NONE', ...,
   // TTL => 'FOREVER', ..., BLOCKSIZE => '65536 B (64KB)', METADATA => {...}, CONFIGURATION =>
-  // {...}}: reserved keys in the order Java's HashMap iterates the shell's copy of the values,
+  // {...}}: HBase 2.6's defaults with the stored values over them (as 2.6 reads any stored
+  // descriptor), reserved keys in the order Java's HashMap iterates the shell's copy of them,
   // the other values under METADATA (same order), the configuration in its own map's order.
   std::string Describe() const;
 
