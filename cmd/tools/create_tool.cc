@@ -1,9 +1,9 @@
 // `hfile create`: ROOT + an HBase shell create statement -> region::CreateTable; prints the plan
 // (descriptor as the shell describes it, regions with their keys) and a text or JSON summary.
 // The logic lives in region/create_table.h.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <ostream>
 
@@ -76,8 +76,7 @@ void PrintJson(const region::CreateTableResult* r, const std::string& table, boo
       regions += fmt::format(
           "{{\"encoded\":{},\"name\":{},\"start_key\":{},\"end_key\":{},\"region_id\":{}}}",
           Json(info.EncodedName()), Json(ToStringBinary(info.RegionName())),
-          Json(ToStringBinary(info.start_key)), Json(ToStringBinary(info.end_key)),
-          info.region_id);
+          Json(ToStringBinary(info.start_key)), Json(ToStringBinary(info.end_key)), info.region_id);
     }
     values = JsonMap(r->descriptor.values());
   }
@@ -89,16 +88,17 @@ void PrintJson(const region::CreateTableResult* r, const std::string& table, boo
       Json(r ? r->descriptor.name().ToString() : table), r ? Json(r->table_dir) : "null", dry_run,
       s.ok(), s.ok() ? "null" : Json(s.ToString()), r && r->root_initialised,
       r && r->namespace_created, r && r->finished_interrupted,
-      r && !r->descriptor_file.empty() ? Json(r->descriptor_file) : "null",
-      r ? values : "null", families, regions);
+      r && !r->descriptor_file.empty() ? Json(r->descriptor_file) : "null", r ? values : "null",
+      families, regions);
 }
 
 }  // namespace
 
 int RunCreateTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Create an HBase table offline from the shell's create statement: the "
-               "descriptor and one region per range, as HBase's create-table lays them out.",
-               kTool};
+  CLI::App app{
+      "Create an HBase table offline from the shell's create statement: the "
+      "descriptor and one region per range, as HBase's create-table lays them out.",
+      kTool};
   AddStandardFlags(app);
   CreateFlags f;
   app.add_option("args", f.args,
@@ -114,7 +114,8 @@ int RunCreateTool(int argc, const char* const* argv, std::ostream& out, std::ost
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   if (f.now && *f.now <= 0) return UsageError(err, kTool, "--now must be > 0");
-  if (f.args.size() > 2) return UsageError(err, kTool, "give ROOT, then the statement in one argument");
+  if (f.args.size() > 2)
+    return UsageError(err, kTool, "give ROOT, then the statement in one argument");
   if (f.args.size() == 2 && !f.file.empty())
     return UsageError(err, kTool, "give the statement or --file, not both");
   if (f.args.size() == 1 && f.file.empty())
@@ -144,11 +145,11 @@ int RunCreateTool(int argc, const char* const* argv, std::ostream& out, std::ost
     if (r->finished_interrupted)
       out << "finished an interrupted create of this table (nothing else written)\n";
     else if (!f.dry_run)
-      out << fmt::format("created table {}: {} region(s), {} famil{}; hbase:meta does not list "
-                         "them yet (see hfile-create(1))\n",
-                         r->descriptor.name().ToString(), r->regions.size(),
-                         r->descriptor.families().size(),
-                         r->descriptor.families().size() == 1 ? "y" : "ies");
+      out << fmt::format(
+          "created table {}: {} region(s), {} famil{}; hbase:meta does not list "
+          "them yet (see hfile-create(1))\n",
+          r->descriptor.name().ToString(), r->regions.size(), r->descriptor.families().size(),
+          r->descriptor.families().size() == 1 ? "y" : "ies");
   }
   return kExitOk;
 }

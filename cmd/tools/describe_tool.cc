@@ -1,9 +1,9 @@
 // `hfile describe`: a table (TABLE_DIR, or ROOT [ns:]table) -> its descriptor as HBase 2.6's
 // shell `describe` prints it, then its regions and stores (region/describe.h, as `hfile dump
 // --table` summarises them). Text, or one JSON object.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <ostream>
 #include <sstream>
@@ -54,9 +54,10 @@ std::string ShellDescribe(const region::TableDescriptor& d, const std::optional<
 }  // namespace
 
 int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"Describe a table offline: its descriptor as the HBase shell's describe prints "
-               "it, then its regions (key ranges) and stores (files, bytes, cells).",
-               kTool};
+  CLI::App app{
+      "Describe a table offline: its descriptor as the HBase shell's describe prints "
+      "it, then its regions (key ranges) and stores (files, bytes, cells).",
+      kTool};
   AddStandardFlags(app);
   std::vector<std::string> args;
   bool json = false, hex = false;
@@ -120,7 +121,8 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
         "\"state\":{},\"table_line\":{},\"table_values\":{},\"families\":[{}],\"shell\":{},"
         "\"layout\":{}}}\n",
         Json(d.name().ToString()), Json(target->table_dir), Json(set->descriptor_path),
-        state ? Json(*state) : "null", Json(table_line), JsonMap(d.values()), families, Json(ShellDescribe(d, state, unknown_why)), l);
+        state ? Json(*state) : "null", Json(table_line), JsonMap(d.values()), families,
+        Json(ShellDescribe(d, state, unknown_why)), l);
   } else {
     out << ShellDescribe(d, state, unknown_why);
     out << "\ndescriptor " << set->descriptor_path << "\n";

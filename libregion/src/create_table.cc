@@ -104,7 +104,8 @@ Status ReadBack(const std::string& table_dir, CreateTableResult* r) {
   r->regions.clear();
   for (const auto& e : entries) {
     if (!e.is_dir || !IsRegionDirName(e.name)) continue;
-    HFILE_ASSIGN_OR_RETURN(RegionInfo info, ReadRegionInfoFile(JoinPath(JoinPath(table_dir, e.name), ".regioninfo")));
+    HFILE_ASSIGN_OR_RETURN(
+        RegionInfo info, ReadRegionInfoFile(JoinPath(JoinPath(table_dir, e.name), ".regioninfo")));
     r->regions.push_back(std::move(info));
   }
   std::sort(r->regions.begin(), r->regions.end(),
@@ -160,8 +161,7 @@ Result<CreateTableResult> CreateTable(const CreateTableOptions& o) {
 
   if (o.dry_run) {
     if (PathExists(r.table_dir))
-      return Status::InvalidArgument("table " + table.ToString() + " already exists",
-                                     r.table_dir);
+      return Status::InvalidArgument("table " + table.ToString() + " already exists", r.table_dir);
     r.recovered = DescribeRecovery(scope);
     r.descriptor_file = TableInfoFileNameFor(1);
     return r;

@@ -148,10 +148,9 @@ namespace {
 // TableDescriptorBuilder's RESERVED_KEYWORDS as its toString treats them (2.6; checked key by
 // key against HBase 2.6.4): printed as KEY => 'value', the rest under METADATA.
 bool IsReservedTableKey(const std::string& k) {
-  static const char* const kReserved[] = {tk::kMaxFileSize,      tk::kReadOnly,
-                                          tk::kMemstoreFlushSize, tk::kIsMeta,
-                                          tk::kDurability,        tk::kRegionReplication,
-                                          "PRIORITY",             "ERASURE_CODING_POLICY"};
+  static const char* const kReserved[] = {
+      tk::kMaxFileSize,       tk::kReadOnly, tk::kMemstoreFlushSize, tk::kIsMeta, tk::kDurability,
+      tk::kRegionReplication, "PRIORITY",    "ERASURE_CODING_POLICY"};
   for (const char* r : kReserved)
     if (k == r) return true;
   return k.rfind("coprocessor$", 0) == 0;

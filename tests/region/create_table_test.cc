@@ -4,13 +4,12 @@
 // checkpoint: no table or the whole table, and a rerun finishes.
 #include "region/create_table.h"
 
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
-
-#include <gtest/gtest.h>
 
 #include "region/layout.h"
 #include "region/meta_table.h"
@@ -58,9 +57,11 @@ TEST(CreateTable, DocsOnANewRootIsLaidOutAsHBaseWould) {
   EXPECT_TRUE(r->root_initialised);
   EXPECT_FALSE(r->finished_interrupted);
   EXPECT_EQ(r->table_dir, root + "/data/default/docs");
-  EXPECT_EQ(test::ReadFileOrDie(root + "/hbase.version"), std::string("PBUF\x0a\x01" "8", 7));
+  EXPECT_EQ(test::ReadFileOrDie(root + "/hbase.version"), std::string("PBUF\x0a\x01"
+                                                                      "8",
+                                                                      7));
   EXPECT_FALSE(fs::exists(root + "/.tmp"));
-  EXPECT_FALSE(fs::exists(root + "/hbase.id"));  // the master's to make
+  EXPECT_FALSE(fs::exists(root + "/hbase.id"));    // the master's to make
   EXPECT_FALSE(fs::exists(root + "/data/hbase"));  // hbase:meta is bootstrapped by HBase
 
   // The descriptor on disk is DescriptorForCreate's, named as 2.5+ names it.
@@ -85,8 +86,7 @@ TEST(CreateTable, DocsOnANewRootIsLaidOutAsHBaseWould) {
   // Eight regions chaining "" .. "", one id, MD5 names, .regioninfo and both family dirs each.
   auto bounds = ReadTableBoundaries(r->table_dir);
   ASSERT_TRUE(bounds.ok()) << bounds.status().ToString();
-  EXPECT_EQ(bounds->boundaries,
-            (std::vector<std::string>{"2", "4", "6", "8", "a", "c", "e"}));
+  EXPECT_EQ(bounds->boundaries, (std::vector<std::string>{"2", "4", "6", "8", "a", "c", "e"}));
   ASSERT_EQ(r->regions.size(), 8u);
   for (size_t i = 0; i < r->regions.size(); ++i) {
     const RegionInfo& info = r->regions[i];

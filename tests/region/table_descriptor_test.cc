@@ -114,9 +114,14 @@ TEST(FamilyDescriptor, DescribeIsHBase26sShellLine) {
   EXPECT_EQ(HumanReadableTtl(90061), "90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)");
   // PrettyPrinter BYTE, as HBase 2.6.4 formats these.
   const std::pair<int64_t, const char*> sizes[] = {
-      {0, "0 B"}, {1023, "1023 B"}, {1024, "1024 B (1KB)"}, {1025, "1025 B (1KB 1B)"},
-      {100000, "100000 B (97KB 672B)"}, {1048577, "1048577 B (1MB 1B)"},
-      {10737418240, "10737418240 B (10GB)"}, {1099511627777, "1099511627777 B (1TB 1B)"},
+      {0, "0 B"},
+      {1023, "1023 B"},
+      {1024, "1024 B (1KB)"},
+      {1025, "1025 B (1KB 1B)"},
+      {100000, "100000 B (97KB 672B)"},
+      {1048577, "1048577 B (1MB 1B)"},
+      {10737418240, "10737418240 B (10GB)"},
+      {1099511627777, "1099511627777 B (1TB 1B)"},
       {3000000000000, "3000000000000 B (2TB 745GB 990MB 972KB)"}};
   for (const auto& [n, want] : sizes) EXPECT_EQ(HumanReadableBytes(n), want);
 }

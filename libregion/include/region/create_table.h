@@ -58,8 +58,8 @@ struct CreateTableResult {
   std::vector<std::string> split_keys;
   std::vector<RegionInfo> regions;  // in key order
   std::string table_dir;
-  std::string descriptor_file;      // the .tableinfo name
-  bool root_initialised = false;    // hbase.version / data/default were written now (or would be)
+  std::string descriptor_file;    // the .tableinfo name
+  bool root_initialised = false;  // hbase.version / data/default were written now (or would be)
   bool namespace_created = false;
   // Set when the table was already there because this run finished an interrupted create of
   // it (the journal's roll forward): nothing else was written.
