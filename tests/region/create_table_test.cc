@@ -270,6 +270,55 @@ TEST(CreateTable, KilledAtEveryStepLeavesNoTableOrTheWholeTableAndARerunFinishes
   EXPECT_GE(steps, 8);
 }
 
+// The namespace's journal is shared: a create of another table first finishes (or rolls back)
+// what an interrupted one left.
+bool CreateCrashedAtStep(CreateTableOptions o, const std::string& step) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    o.checkpoint = [&](const std::string& s) {
+      if (s == step) ::raise(SIGKILL);
+    };
+    ::_exit(CreateTable(o).ok() ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFSIGNALED(status);
+}
+
+TEST(CreateTable, AnotherTablesInterruptedCreateIsFinishedOrRolledBackFirst) {
+  const std::string root = test::NewTempDir("create-other");
+  ASSERT_TRUE(CreateCrashedAtStep(Options(root, "create 'a', 'f'"), "staged"));
+  EXPECT_TRUE(fs::exists(root + "/data/default/.hfile-journal"));
+  auto b = CreateTable(Options(root, "create 'b', 'f'"));
+  ASSERT_TRUE(b.ok()) << b.status().ToString();
+  EXPECT_FALSE(b->finished_interrupted);
+  EXPECT_EQ(b->recovered.size(), 1u);
+  EXPECT_EQ(Tree(root + "/data/default").front(), "b/");  // 'a' rolled back, nothing left
+  EXPECT_FALSE(fs::exists(root + "/data/default/a"));
+
+  ASSERT_TRUE(CreateCrashedAtStep(Options(root, "create 'c', 'f'"), "commit-written"));
+  EXPECT_FALSE(fs::exists(root + "/data/default/c"));
+  auto d = CreateTable(Options(root, "create 'd', 'f'"));
+  ASSERT_TRUE(d.ok()) << d.status().ToString();
+  EXPECT_FALSE(d->finished_interrupted);
+  EXPECT_TRUE(fs::exists(root + "/data/default/c/.tabledesc"));  // rolled forward
+  EXPECT_TRUE(fs::exists(root + "/data/default/d/.tabledesc"));
+  EXPECT_FALSE(fs::exists(root + "/data/default/.hfile-journal"));
+  for (const auto& e : Tree(root + "/data/default")) EXPECT_NE(e[0], '.') << e;
+}
+
+TEST(CreateTable, SplitsFile) {
+  const std::string dir = test::NewTempDir("create-splits-file");
+  test::WriteFileOrDie(dir + "/splits.txt", "m\nd\n\\x00z\n");
+  auto r = CreateTable(
+      Options(dir + "/hbase", "create 't', 'f', SPLITS_FILE => '" + dir + "/splits.txt'"));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->split_keys, (std::vector<std::string>{std::string("\0z", 2), "d", "m"}));
+  auto bounds = ReadTableBoundaries(r->table_dir);
+  ASSERT_TRUE(bounds.ok()) << bounds.status().ToString();
+  EXPECT_EQ(bounds->boundaries, r->split_keys);
+}
+
 // hbase:meta's table:state, as real HBase 2.2.3 and 4.0-SNAPSHOT roots record it; none in a
 // root hfile-create made (HBase writes hbase:meta on its first start).
 TEST(MetaTableState, RealRootsAndANewOne) {
