@@ -59,6 +59,12 @@ Result<RootState> InspectRoot(const std::string& root) {
   }
   if (has_data) return RootState::kHBase;
   HFILE_ASSIGN_OR_RETURN(auto entries, ListDir(root));
+  // What a run killed while initialising the root leaves: .tmp/ holding at most a half-written
+  // hbase.version. The root is still new.
+  if (entries.size() == 1 && entries[0].is_dir && entries[0].name == ".tmp") {
+    HFILE_ASSIGN_OR_RETURN(auto tmp, ListDir(JoinPath(root, ".tmp")));
+    if (tmp.empty() || (tmp.size() == 1 && tmp[0].name == kVersionFile)) return RootState::kEmpty;
+  }
   if (!entries.empty())
     return Status::InvalidArgument(
         root, "is neither an HBase root dir (no data/, no hbase.version) nor empty");

@@ -205,6 +205,24 @@ TEST(CreateTable, RefusalsWriteNothing) {
   EXPECT_FALSE(fs::exists(dir + "/fresh"));
 }
 
+// A run killed inside the root's initialisation (before hbase.version is renamed into place)
+// leaves .tmp/ with a partial version file: the root is still new to a rerun.
+TEST(CreateTable, ARootLeftHalfInitialisedIsStillNew) {
+  const std::string root = test::NewTempDir("create-half-root");
+  fs::create_directories(root + "/.tmp");
+  test::WriteFileOrDie(root + "/.tmp/hbase.version", "PB");
+  auto r = CreateTable(Options(root, "create 't', 'f'"));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->root_initialised);
+  EXPECT_EQ(test::ReadFileOrDie(root + "/hbase.version"), HBaseVersionFileBytes());
+  EXPECT_FALSE(fs::exists(root + "/.tmp"));
+  // Anything else in .tmp/ is not ours: refused.
+  const std::string other = test::NewTempDir("create-other-tmp");
+  fs::create_directories(other + "/.tmp");
+  test::WriteFileOrDie(other + "/.tmp/x", "x");
+  EXPECT_TRUE(CreateTable(Options(other, "create 't', 'f'")).status().IsInvalidArgument());
+}
+
 TEST(CreateTable, AnotherNamespaceNeedsItsDirOrTheOption) {
   const std::string root = test::NewTempDir("create-ns");
   CreateTableOptions o = Options(root, "create 'ns1:t', 'f'");
