@@ -10,7 +10,8 @@
 #      setTableState ENABLED, assigns); a twin `twin` created online with the same families and
 #      splits (Admin.createTable, as the shell's create calls it); both described (the shell's
 #      own describe lines, and every stored attribute), their regions listed; the same puts into
-#      both, across all 8 regions (a heavy run of rows in the first); client scans of both;
+#      both, across all 8 regions (a heavy run of rows in the first); gets of two rows in every
+#      region and client scans of both;
 #      both flushed, hbase:meta flushed; HBase stops.
 #   3. Offline: the descriptors are equal attribute by attribute (table values, every family's
 #      values and configuration), hfile-describe's describe block is the shell's line for line
@@ -61,11 +62,14 @@ for t in ("docs", "twin"):
     lines += [op(op="shell_describe", table=t), op(op="describe", table=t), op(op="regions", table=t)]
 for t in ("docs", "twin"):
     lines += [op(op="put", table=t, **p) for p in puts]
+gets = [r for r in rows if "-doc" in r]  # two rows in every region
 for t in ("docs", "twin"):
+    lines += [op(op="get_row", table=t, row=r) for r in gets]
     lines += [op(op="scan", table=t, raw=False), op(op="flush", table=t)]
 lines.append(op(op="flush", table="hbase:meta"))
 open(f"{w}/script.jsonl", "w").write("\n".join(lines) + "\n")
 json.dump(sorted(rows), open(f"{w}/rows.json", "w"))
+json.dump({f"{p['row']}/{p['family']}": p["value"] for p in puts}, open(f"{w}/values.json", "w"))
 PY
 t0=$SECONDS
 "$harness" cluster --root "$work/A" --script "$work/script.jsonl" > "$work/cluster.out"
@@ -133,6 +137,17 @@ assert scans[0] == scans[1], "docs and twin scans differ"
 rows = json.load(open(f"{w}/rows.json"))
 assert sorted({c["row"] for c in scans[0]}) == rows and len(scans[0]) == 2 * len(rows), len(scans[0])
 print(f"check_create: client scans of docs and twin equal: {len(scans[0])} cells, {len(rows)} rows over 8 regions")
+# Gets: every -doc row from its own region, both families, the value put.
+values = json.load(open(f"{w}/values.json"))
+for t in ("docs", "twin"):
+    got = by("get_row", t)
+    assert len(got) == 32, len(got)
+    for g in got:
+        cells = {c["family"]: c["value"] for c in g["cells"]}
+        assert cells == {"m": values[g["row"] + "/m"], "b": values[g["row"] + "/b"]}, g
+    assert len({g["region"] for g in got}) == 8, {g["region"] for g in got}
+print("check_create: gets of 2 rows in each of the 8 regions return both families' values, "
+      "on docs and twin")
 # Flushed files: each family's settings.
 files, cur = [], None
 for line in open(f"{w}/files.jsonl"):
@@ -158,6 +173,8 @@ print(f"check_create: 16 flushed files carry their family's codec/encoding/bloom
       f"m has {blocks['m']} data blocks of 16 KB, b {blocks['b']} of 128 KB for the same rows")
 v = json.load(open(f"{w}/verify.json"))
 assert vrc == 0 and v.get("clean", True), (vrc, v)
+import os
+assert os.path.exists(f"{w}/A/hbase/hbase.id"), "HBase did not write hbase.id"
 print("check_create: hfile-verify --root --table docs is clean (files, regions, hbase:meta)")
 PY
 echo "check_create: OK"

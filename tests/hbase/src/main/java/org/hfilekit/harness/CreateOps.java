@@ -36,6 +36,9 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
  *   {"op":"shell_describe","table":T}    the lines HBase's shell `describe` prints, made with
  *       the calls it makes (getTableDescriptor -> HTableDescriptor, toStringTableAttributes,
  *       HColumnDescriptor.toString): {"kind":"shell_describe","table":T,"lines":[...]}
+ *   {"op":"get_row","table":T,"row":R}   a client Get of one row: {"kind":"get_row","table":T,
+ *       "row":R,"region":ENC,"cells":[{"family":F,"qualifier":Q,"timestamp":N,"value":V},...]}
+ *       (ENC: the region the client located for R)
  * </pre>
  */
 final class CreateOps {
@@ -49,6 +52,9 @@ final class CreateOps {
         break;
       case "shell_describe":
         shellDescribe(admin, table, out);
+        break;
+      case "get_row":
+        getRow(cluster.connection(), table, op, out);
         break;
       default:
         throw new IllegalArgumentException("not a create op: " + op);
@@ -100,6 +106,31 @@ final class CreateOps {
     out.println("{\"kind\":\"fs_table_online\",\"table\":" + Json.str(table.getNameAsString())
         + ",\"state_before\":" + (before == null ? "null" : Json.str(before.getState().name()))
         + ",\"regions\":" + regions.size() + ",\"pids\":[" + p + "]}");
+  }
+
+  private static void getRow(Connection conn, TableName table, JsonObject op, PrintStream out)
+      throws IOException {
+    byte[] row = Bytes.toBytesBinary(op.get("row").getAsString());
+    String region;
+    try (org.apache.hadoop.hbase.client.RegionLocator loc = conn.getRegionLocator(table)) {
+      region = loc.getRegionLocation(row, true).getRegion().getEncodedName();
+    }
+    StringBuilder sb = new StringBuilder();
+    try (Table t = conn.getTable(table)) {
+      org.apache.hadoop.hbase.client.Result r = t.get(new org.apache.hadoop.hbase.client.Get(row));
+      for (org.apache.hadoop.hbase.Cell c : r.rawCells()) {
+        sb.append(sb.length() > 0 ? "," : "").append("{\"family\":")
+          .append(Json.str(Bytes.toStringBinary(org.apache.hadoop.hbase.CellUtil.cloneFamily(c))))
+          .append(",\"qualifier\":")
+          .append(Json.str(Bytes.toStringBinary(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c))))
+          .append(",\"timestamp\":").append(c.getTimestamp()).append(",\"value\":")
+          .append(Json.str(Bytes.toStringBinary(org.apache.hadoop.hbase.CellUtil.cloneValue(c))))
+          .append("}");
+      }
+    }
+    out.println("{\"kind\":\"get_row\",\"table\":" + Json.str(table.getNameAsString())
+        + ",\"row\":" + Json.str(Bytes.toStringBinary(row)) + ",\"region\":" + Json.str(region)
+        + ",\"cells\":[" + sb + "]}");
   }
 
   @SuppressWarnings("deprecation") // the shell's own calls
