@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "hfile/escape.h"
 #include "region/create_table.h"
+#include "region/shell_statement.h"
 
 namespace hfile::cli {
 
@@ -135,11 +136,15 @@ int RunCreateTool(int argc, const char* const* argv, std::ostream& out, std::ost
   // No signal handlers: a create takes milliseconds, and a signal that kills it mid-way leaves
   // no table or the whole table (the journal), which the next run finishes.
   auto r = region::CreateTable(o);
-  if (f.json) PrintJson(r.ok() ? &*r : nullptr, "", f.dry_run, r.status(), out);
-  if (!r.ok()) {
-    if (f.json) return ExitCodeFor(r.status());
-    return ReportError(err, kTool, r.status());
+  if (f.json) {
+    // On a failure the record still names the table, when the statement parses.
+    std::string table;
+    if (!r.ok() && !o.statement.empty())
+      if (auto st = region::ParseCreateStatement(o.statement); st.ok())
+        table = st->table.ToString();
+    PrintJson(r.ok() ? &*r : nullptr, table, f.dry_run, r.status(), out);
   }
+  if (!r.ok()) return ReportError(err, kTool, r.status());  // also after the JSON: say why
   if (!f.json) {
     PrintText(*r, o.root, f.dry_run, out);
     if (r->finished_interrupted)
