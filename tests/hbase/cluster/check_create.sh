@@ -5,10 +5,13 @@
 #   1. Offline: hfile-create the design guide's `docs` statement (two families with different
 #      codecs, encodings, block sizes, VERSIONS, TTL, BLOCKCACHE; SPLITS into 8 regions) on a NEW
 #      root dir (nothing there: hfile-create lays it out).
+#      And ns1:t2 (NUMREGIONS 4, HexStringSplit) with --create-namespace.
 #   2. HBase started on that root (it bootstraps hbase:meta itself); the table brought online as
 #      an operator does with HBCK2 (the harness's fs_table_online op: addFsRegionsMissingInMeta,
 #      setTableState ENABLED, assigns); a twin `twin` created online with the same families and
-#      splits (Admin.createTable, as the shell's create calls it); both described (the shell's
+#      splits (Admin.createTable, as the shell's create calls it); ns1 created (create_namespace)
+#      and ns1:t2 brought online the same way, a row put and got in each of its regions; docs
+#      and twin described (the shell's
 #      own describe lines, and every stored attribute), their regions listed; the same puts into
 #      both, across all 8 regions (a heavy run of rows in the first); gets of two rows in every
 #      region and client scans of both;
@@ -29,6 +32,9 @@ rm -rf "$work" && mkdir -p "$work"
 root="$work/A/hbase"
 stmt="create 'docs', {NAME => 'm', VERSIONS => 1, BLOOMFILTER => 'ROW', DATA_BLOCK_ENCODING => 'FAST_DIFF', COMPRESSION => 'SNAPPY', BLOCKSIZE => 16384}, {NAME => 'b', VERSIONS => 3, TTL => 7776000, COMPRESSION => 'ZSTD', BLOCKSIZE => 131072, BLOCKCACHE => false}, {SPLITS => ['2', '4', '6', '8', 'a', 'c', 'e']}"
 "$create" --json "$root" "$stmt" > "$work/create.json"
+# A second table in a namespace of its own: the dir made offline, the namespace's hbase:meta
+# row by the shell's create_namespace once HBase is up (hfile-create(1)).
+"$create" --create-namespace "$root" "create 'ns1:t2', 'f', {NUMREGIONS => 4, SPLITALGO => 'HexStringSplit'}" > "$work/create-ns.out"
 python3 - "$work/create.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
@@ -57,7 +63,12 @@ for k, row in enumerate(rows):
     for fam, q in (("m", "title"), ("b", "body")):
         v = "".join(rng.choice("0123456789abcdef") for _ in range(1000 if "big" in row else 40))
         puts.append(dict(row=row, family=fam, qualifier=q, timestamp=now - k, value=v))
-lines = [op(op="fs_table_online", table="docs"), twin]
+lines = [op(op="fs_table_online", table="docs"), twin,
+         op(op="create_namespace", table="ns1:t2"), op(op="fs_table_online", table="ns1:t2"),
+         op(op="regions", table="ns1:t2")]
+lines += [op(op="put", table="ns1:t2", row=r, family="f", qualifier="q", value=r)
+          for r in ("0a", "5a", "9a", "fa")]
+lines += [op(op="get_row", table="ns1:t2", row=r) for r in ("0a", "5a", "9a", "fa")]
 for t in ("docs", "twin"):
     lines += [op(op="shell_describe", table=t), op(op="describe", table=t), op(op="regions", table=t)]
 for t in ("docs", "twin"):
@@ -91,8 +102,16 @@ recs = [json.loads(l) for l in open(f"{w}/cluster.out")]
 def by(kind, table):
     return [r for r in recs if r.get("kind") == kind and r.get("table") == table]
 online = [r for r in recs if r.get("kind") == "fs_table_online"]
+online = [r for r in online if r["table"] == "docs"]
 assert len(online) == 1 and online[0]["regions"] == 8, online
 print(f"check_create: docs online through HBCK2's calls: {online[0]}")
+ns = [r for r in recs if r.get("kind") == "fs_table_online" and r["table"] == "ns1:t2"]
+assert len(ns) == 1 and ns[0]["regions"] == 4, ns
+nsget = by("get_row", "ns1:t2")
+assert [g["cells"][0]["value"] for g in nsget] == ["0a", "5a", "9a", "fa"], nsget
+assert len({g["region"] for g in nsget}) == 4, nsget
+print("check_create: ns1:t2 (namespace dir made offline, create_namespace online) serves its 4 "
+      "HexStringSplit regions")
 # Descriptors: every stored attribute equal.
 d, t = by("describe", "docs")[0], by("describe", "twin")[0]
 assert d["values"] == t["values"], (d["values"], t["values"])
@@ -114,11 +133,12 @@ print("check_create: hfile-describe prints the shell's describe lines exactly:\n
 regs = {}
 cur = None
 for r in recs:
-    if r.get("kind") == "shell_describe":
+    if r.get("kind") in ("shell_describe", "fs_table_online"):
         cur = r["table"]
     if r.get("kind") == "region":
         regs.setdefault(cur, []).append((r["start"], r["end"]))
 assert regs["docs"] == regs["twin"] and len(regs["docs"]) == 8, regs
+assert [s for s, _ in regs["ns1:t2"]] == ["", "40000000", "80000000", "c0000000"], regs["ns1:t2"]
 ours_json = json.load(open(f"{w}/describe.json"))
 ours_ranges = [(x["start_key"], x["end_key"]) for x in ours_json["layout"]["regions"]]
 assert sorted(ours_ranges) == sorted(regs["docs"]), (ours_ranges, regs["docs"])

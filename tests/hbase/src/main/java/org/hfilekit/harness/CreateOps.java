@@ -39,6 +39,8 @@ import org.apache.hbase.thirdparty.com.google.gson.JsonObject;
  *   {"op":"get_row","table":T,"row":R}   a client Get of one row: {"kind":"get_row","table":T,
  *       "row":R,"region":ENC,"cells":[{"family":F,"qualifier":Q,"timestamp":N,"value":V},...]}
  *       (ENC: the region the client located for R)
+ *   {"op":"create_namespace","table":T}  the shell's create_namespace of T's namespace
+ *       (Admin.createNamespace), for a namespace whose dir hfile-create --create-namespace made
  * </pre>
  */
 final class CreateOps {
@@ -55,6 +57,10 @@ final class CreateOps {
         break;
       case "get_row":
         getRow(cluster.connection(), table, op, out);
+        break;
+      case "create_namespace":
+        admin.createNamespace(
+          org.apache.hadoop.hbase.NamespaceDescriptor.create(table.getNamespaceAsString()).build());
         break;
       default:
         throw new IllegalArgumentException("not a create op: " + op);
