@@ -169,7 +169,9 @@ Result<CreateTableResult> CreateTable(const CreateTableOptions& o) {
     if (PathExists(r.table_dir))
       return Status::InvalidArgument("table " + table.ToString() + " already exists", r.table_dir);
     r.recovered = DescribeRecovery(scope);
-    r.descriptor_file = TableInfoFileNameFor(1);
+    HFILE_ASSIGN_OR_RETURN(TableDescriptorFile file,
+                           NextTableDescriptorFile(r.table_dir, r.descriptor));
+    r.descriptor_file = file.name;
     return r;
   }
 

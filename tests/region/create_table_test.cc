@@ -202,6 +202,9 @@ TEST(CreateTable, RefusalsWriteNothing) {
   auto fp = CreateTable(fresh);
   ASSERT_TRUE(fp.ok()) << fp.status().ToString();
   EXPECT_TRUE(fp->root_initialised);
+  auto real = CreateTable(Options(dir + "/fresh2"));
+  ASSERT_TRUE(real.ok()) << real.status().ToString();
+  EXPECT_EQ(fp->descriptor_file, real->descriptor_file);  // the name a real run writes
   EXPECT_FALSE(fs::exists(dir + "/fresh"));
 }
 
