@@ -106,6 +106,8 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
 int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunCreateTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 // hfile-advise: exit 4 with --fail-on-warn when a warn or error finding was made.
 inline constexpr int kExitFindings = 4;
 int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

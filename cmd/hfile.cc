@@ -27,6 +27,8 @@ const char* const kTools[][2] = {
     {"copy-family", "copy a family under a new name offline (HBase has no rename)"},
     {"split", "split an HFile at rows, or a region into two daughters, offline"},
     {"bulkload", "turn TSV/CSV/JSON lines into sorted HFiles per region for completebulkload"},
+    {"create", "create a table offline from the HBase shell's create statement"},
+    {"describe", "a table's descriptor as the shell's describe prints it, then its regions"},
     {"advise", "measure a table's families against the design rules, with the fixes"},
 };
 

@@ -199,9 +199,9 @@ std::string SeqRange(const FamilySummary& f) {
   return fmt::format("{}..{}", f.min_sequence_id, f.max_sequence_id);
 }
 
-void PrintText(const RegionSet& set, const RegionSetSummary& s, const DescribeOptions& o,
-               std::ostream& out) {
-  std::string t;
+// The set's kind and path, table, snapshot and descriptor lines.
+void PrintHeader(const RegionSet& set, std::string* out) {
+  std::string& t = *out;
   t += fmt::format("{} {}\n", RegionSetKindName(set.kind), set.path);
   if (set.table) t += "table " + set.table->ToString() + "\n";
   if (set.snapshot) {
@@ -217,6 +217,12 @@ void PrintText(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
   } else {
     t += "descriptor: none (" + set.descriptor_status.ToString() + ")\n";
   }
+}
+
+void PrintText(const RegionSet& set, const RegionSetSummary& s, const DescribeOptions& o,
+               std::ostream& out) {
+  std::string t;
+  if (!o.regions_only) PrintHeader(set, &t);
   size_t parents = std::count_if(s.regions.begin(), s.regions.end(),
                                  [](const RegionSummary& r) { return r.split_parent; });
   t += fmt::format("\n{} regions ({} split parents), {} store files, {} bytes, {} cells\n",

@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "hfile/escape.h"
+#include "java_order.h"
 
 namespace hfile::region {
 
@@ -59,16 +60,14 @@ const std::vector<std::pair<const char*, const char*>>& DefaultValues() {
   return *kDefaults;
 }
 
+// ColumnFamilyDescriptorBuilder's RESERVED_KEYWORDS (2.6): printed as KEY => 'value'; every
+// other value goes under METADATA (checked against HBase 2.6.4's toString, key by key).
 bool IsReservedKey(std::string_view k) {
   static const char* const kReserved[] = {
       fk::kBloomFilter, fk::kReplicationScope, fk::kVersions, fk::kMinVersions,
-      fk::kCompression, fk::kCompressionCompact, fk::kCompressionCompactMajor,
-      fk::kCompressionCompactMinor, fk::kTtl, fk::kBlockSize, fk::kInMemory, fk::kBlockCache,
-      fk::kKeepDeletedCells, fk::kDataBlockEncoding, fk::kIndexBlockEncoding, fk::kCompressTags,
-      fk::kIsMob, fk::kMobThreshold, fk::kNewVersionBehavior, fk::kEncryption,
-      "ENCRYPTION_KEY", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE", "CACHE_BLOOMS_ON_WRITE",
-      "EVICT_BLOCKS_ON_CLOSE", "PREFETCH_BLOCKS_ON_OPEN", "IN_MEMORY_COMPACTION",
-      "DFS_REPLICATION", "STORAGE_POLICY", "MOB_COMPACT_PARTITION_POLICY"};
+      fk::kCompression, fk::kTtl, fk::kBlockSize, fk::kInMemory, fk::kBlockCache,
+      fk::kKeepDeletedCells, fk::kDataBlockEncoding, fk::kIndexBlockEncoding, fk::kIsMob,
+      fk::kMobThreshold, fk::kEncryption, "ENCRYPTION_KEY", "MOB_COMPACT_PARTITION_POLICY"};
   for (const char* r : kReserved)
     if (k == r) return true;
   return false;
@@ -268,42 +267,78 @@ std::string HumanReadableTtl(int64_t seconds) {
   return s + " (" + parts + ")";
 }
 
+std::string HumanReadableBytes(int64_t bytes) {
+  // PrettyPrinter.humanReadableByte.
+  std::string s = std::to_string(bytes) + " B";
+  if (bytes < 1024) return s;
+  std::string parts;
+  int64_t rest = bytes;
+  for (const auto& [unit, size] : {std::pair<const char*, int64_t>{"TB", int64_t{1} << 40},
+                                   {"GB", int64_t{1} << 30},
+                                   {"MB", int64_t{1} << 20},
+                                   {"KB", int64_t{1} << 10},
+                                   {"B", 1}}) {
+    const int64_t n = rest / size;
+    rest -= n * size;
+    if (n == 0) continue;
+    if (!parts.empty()) parts += " ";
+    parts += std::to_string(n) + unit;
+  }
+  return s + " (" + parts + ")";
+}
+
 std::string FamilyDescriptor::Describe() const {
+  // ModifyableColumnFamilyDescriptor.toString as the shell prints it: the values map's reserved
+  // keys in its HashMap order, PrettyPrinter units for TTL and BLOCKSIZE, then METADATA (the
+  // other values, same order), then CONFIGURATION (its own HashMap of Strings).
   std::string out = "{NAME => '" + ToStringBinary(name_) + "'";
-  auto print = [&](const std::string& key, const std::string& value) {
-    std::string shown = ToStringBinary(value);
-    if (key == fk::kTtl) {
-      if (auto n = ParseNumber<int64_t>(value)) shown = HumanReadableTtl(*n);
-    }
-    out += ", " + key + " => '" + shown + "'";
+  auto order = [](const std::vector<Entry>& entries, JavaKey kind) {
+    std::vector<std::string> keys;
+    for (const auto& e : entries) keys.push_back(e.first);
+    std::vector<const Entry*> sorted;
+    for (size_t i : JavaHashMapOrder(keys, kind)) sorted.push_back(&entries[i]);
+    return sorted;
   };
-  // Well-known keys first, in the shell's order; then other reserved keys in stored order.
-  for (const auto& [k, unused] : DefaultValues()) {
-    if (auto v = GetValue(k)) print(k, *v);
-  }
-  std::vector<const Entry*> metadata;
+  // What the shell holds: the 2.6 builder's defaults (ColumnFamilyDescriptorBuilder.parseFrom
+  // starts from newBuilder(name)), then the stored values over them, so that a descriptor an
+  // older HBase wrote shows e.g. INDEX_BLOCK_ENCODING as 2.6 does.
+  std::vector<Entry> shown;
+  for (const auto& [k, v] : DefaultValues()) shown.emplace_back(k, v);
   for (const auto& e : values_) {
-    bool listed = std::any_of(DefaultValues().begin(), DefaultValues().end(),
-                              [&](const auto& d) { return e.first == d.first; });
-    if (listed) continue;
-    if (IsReservedKey(e.first)) print(e.first, e.second);
-    else metadata.push_back(&e);
+    auto it = std::find_if(shown.begin(), shown.end(),
+                           [&](const Entry& d) { return d.first == e.first; });
+    if (it != shown.end()) it->second = e.second;
+    else shown.push_back(e);
   }
-  auto print_map = [&](const char* label, const std::vector<const Entry*>& entries) {
+  const auto values = order(shown, JavaKey::kBytes);
+  bool metadata = false;
+  for (const Entry* e : values) {
+    if (!IsReservedKey(e->first)) {
+      metadata = true;
+      continue;
+    }
+    std::string shown = ToStringBinary(e->second);
+    if (e->first == fk::kTtl) {
+      if (auto n = ParseNumber<int64_t>(e->second)) shown = HumanReadableTtl(*n);
+    } else if (e->first == fk::kBlockSize) {
+      if (auto n = ParseNumber<int64_t>(e->second)) shown = HumanReadableBytes(*n);
+    }
+    out += ", " + e->first + " => '" + shown + "'";
+  }
+  auto print_map = [&](const char* label, const std::vector<const Entry*>& entries, bool all) {
     out += std::string(", ") + label + " => {";
-    for (size_t i = 0; i < entries.size(); ++i) {
-      if (i > 0) out += ", ";
-      out += "'" + ToStringBinary(entries[i]->first) + "' => '" +
-             ToStringBinary(entries[i]->second) + "'";
+    bool first = true;
+    for (const Entry* e : entries) {
+      if (!all && IsReservedKey(e->first)) continue;
+      if (!first) out += ", ";
+      first = false;
+      out += "'" + ToStringBinary(e->first) + "' => '" + ToStringBinary(e->second) + "'";
     }
     out += "}";
   };
-  if (!metadata.empty()) print_map("METADATA", metadata);
-  if (!configuration_.empty()) {
-    std::vector<const Entry*> conf;
-    for (const auto& e : configuration_) conf.push_back(&e);
-    print_map("CONFIGURATION", conf);
-  }
+  if (metadata) print_map("METADATA", values, false);
+  if (!configuration_.empty())
+    print_map("CONFIGURATION", order(configuration_, JavaKey::kString), true);
   return out + "}";
 }
 

@@ -15,6 +15,7 @@ namespace hfile::region {
 namespace {
 
 constexpr char kInfoFamily[] = "info";
+constexpr char kTableFamily[] = "table";
 
 // The meta WALs of every server dir under <root>/WALs (live and "-splitting"): the meta WAL
 // provider names its files "...meta" (AbstractFSWALProvider's ".meta" suffix).
@@ -139,6 +140,49 @@ Result<MetaTable> ReadMetaTable(const std::string& root_dir, const ReaderOptions
     HFILE_RETURN_IF_ERROR(it->status());
   }
   return meta;
+}
+
+Result<std::optional<std::string>> ReadMetaTableState(const std::string& root_dir,
+                                                      const TableName& table,
+                                                      const ReaderOptions& options) {
+  const std::string region_dir = MetaRegionDirPath(root_dir);
+  if (!IsDirectory(region_dir))
+    return Status::NotFound("no hbase:meta region directory", region_dir);
+  HFILE_ASSIGN_OR_RETURN(RegionDir dir, ScanRegionDir(root_dir, region_dir));
+  const std::string row = table.ToString();  // TableName.getName: "t" or "ns:t"
+  for (auto& fam : dir.families) {
+    if (fam.name != kTableFamily) continue;
+    SeparateCompactedAway(&fam, options);
+    std::vector<std::unique_ptr<StoreFileReader>> readers;
+    for (const auto& sf : fam.store_files) {
+      auto r = StoreFileReader::Open(sf, options);
+      if (!r.ok()) return r.status();
+      readers.push_back(std::move(r).value());
+    }
+    SortForScan(&readers);
+    CompactionOptions co;  // a client read, as in ReadMetaTable
+    co.kind = CompactionKind::kMajor;
+    co.max_versions = 1;
+    co.now_ms = NowMs();
+    auto it = NewCompactionIterator(NewStoreFilesIterator(readers), co, nullptr);
+    for (it->SeekToFirst(); it->Valid(); it->Next()) {
+      const Cell& c = it->cell();
+      if (c.type() != static_cast<uint8_t>(KeyType::kPut) || c.row() != Slice(row) ||
+          c.qualifier() != Slice("state"))
+        continue;
+      // TableState { required State state = 1; }: one varint field.
+      Slice v = c.value;
+      if (v.starts_with("PBUF")) v.remove_prefix(4);
+      uint32_t tag = 0, state = 0;
+      if (!GetVarint32(&v, &tag) || tag != 0x08 || !GetVarint32(&v, &state) || state > 3)
+        return Status::Corruption("hbase:meta table:state of " + row + " does not parse",
+                                  ToStringBinary(c.value));
+      static const char* const kNames[] = {"ENABLED", "DISABLED", "DISABLING", "ENABLING"};
+      return std::optional<std::string>(kNames[state]);
+    }
+    HFILE_RETURN_IF_ERROR(it->status());
+  }
+  return std::optional<std::string>();
 }
 
 }  // namespace hfile::region

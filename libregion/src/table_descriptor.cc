@@ -143,15 +143,58 @@ Status TableDescriptor::Validate() const {
   return Status::OK();
 }
 
+namespace {
+
+// TableDescriptorBuilder's RESERVED_KEYWORDS as its toString treats them (2.6; checked key by
+// key against HBase 2.6.4): printed as KEY => 'value', the rest under METADATA.
+bool IsReservedTableKey(const std::string& k) {
+  static const char* const kReserved[] = {
+      tk::kMaxFileSize,       tk::kReadOnly, tk::kMemstoreFlushSize, tk::kIsMeta, tk::kDurability,
+      tk::kRegionReplication, "PRIORITY",    "ERASURE_CODING_POLICY"};
+  for (const char* r : kReserved)
+    if (k == r) return true;
+  return k.rfind("coprocessor$", 0) == 0;
+}
+
+}  // namespace
+
 std::string TableDescriptor::Describe() const {
-  std::string out = name_.ToString();
-  std::string attrs;
-  for (const auto& [k, v] : values_) {
-    if (k == tk::kIsMeta && v == "false") continue;
-    if (!attrs.empty()) attrs += ", ";
-    attrs += ToStringBinary(k) + " => '" + ToStringBinary(v) + "'";
+  // The shell's "<table>" + toStringTableAttributes(): reserved keys, then METADATA, each sorted
+  // by key bytes (TreeSets there); IS_META only when true; sizes through PrettyPrinter.
+  std::vector<const Entry*> reserved, user;
+  for (const auto& e : values_) {
+    if (!IsReservedTableKey(e.first)) {
+      user.push_back(&e);
+      continue;
+    }
+    if (e.first == tk::kIsMeta && e.second != "true") continue;
+    reserved.push_back(&e);
   }
-  if (!attrs.empty()) out += ", {TABLE_ATTRIBUTES => {" + attrs + "}}";
+  auto by_key = [](const Entry* a, const Entry* b) { return a->first < b->first; };
+  std::sort(reserved.begin(), reserved.end(), by_key);
+  std::sort(user.begin(), user.end(), by_key);
+  std::string out = name_.ToString();
+  if (!reserved.empty() || !user.empty()) {
+    std::string attrs;
+    for (const Entry* e : reserved) {
+      std::string shown = ToStringBinary(e->second);
+      if (e->first == tk::kMaxFileSize || e->first == tk::kMemstoreFlushSize) {
+        int64_t n = 0;
+        auto [p, ec] = std::from_chars(e->second.data(), e->second.data() + e->second.size(), n);
+        if (ec == std::errc() && p == e->second.data() + e->second.size() && !e->second.empty())
+          shown = HumanReadableBytes(n);
+      }
+      attrs += (attrs.empty() ? "" : ", ") + e->first + " => '" + shown + "'";
+    }
+    if (!user.empty()) {
+      attrs += std::string(attrs.empty() ? "" : ", ") + "METADATA => {";
+      for (size_t i = 0; i < user.size(); ++i)
+        attrs += (i ? ", '" : "'") + ToStringBinary(user[i]->first) + "' => '" +
+                 ToStringBinary(user[i]->second) + "'";
+      attrs += "}";
+    }
+    out += ", {TABLE_ATTRIBUTES => {" + attrs + "}}";
+  }
   out += "\nCOLUMN FAMILIES DESCRIPTION\n";
   for (const auto& f : families_) out += f.Describe() + "\n";
   return out;

@@ -970,6 +970,75 @@ class SplitScenario(TableTxnScenario):
         return rc == 0 or (rc == 3 and before_rerun == self.after)
 
 
+class CreateScenario(TableTxnScenario):
+    """hfile-create ROOT "create 'n', ...": a new table of three regions staged in the namespace
+    dir and put in place by one journaled rename, in the root of the compaction table t.
+    Invariants: t's files byte-identical; no table n, or the whole of it (the uninterrupted
+    run's regions and families); a rerun of the same command completes (or says the table
+    exists when the faulted run had finished it) and leaves no journal or staging dir."""
+
+    STATEMENT = ("create 'n', {NAME => 'a', VERSIONS => 2}, {NAME => 'b', COMPRESSION => 'GZ'}, "
+                 "{SPLITS => ['row000300', 'row000600']}")
+
+    def __init__(self, tools, work):
+        self.t = tools
+        self.name = "create"
+        self.base = os.path.join(work, self.name)
+        self.template = os.path.join(self.base, "template")
+        rc, _, err = tools.run([tools.gen, "table", self.template, "1", "100"])
+        if rc != 0:
+            raise RuntimeError(f"hfk-fault-gen table: {err}")
+        tdir = os.path.join(self.template, "data/default/t")
+        self.originals = {}
+        for dirpath, _, names in os.walk(tdir):
+            for n in names:
+                p = os.path.join(dirpath, n)
+                self.originals[os.path.relpath(p, self.template)] = sha256(p)
+        self.before = self.snapshot(self.template)
+        ref = self.layout(os.path.join(self.base, "ref"))
+        rc, out, err = tools.run(self.argv(ref))
+        if rc != 0:
+            raise RuntimeError(f"create: the uninterrupted run exited {rc}: {err}")
+        self.after = self.snapshot(ref)
+
+    def table(self, root):
+        return os.path.join(root, "data/default/n")
+
+    def argv(self, root):
+        return [self.t.path("hfile-create"), "--now", NOW_MS, root, self.STATEMENT]
+
+    def snapshot(self, root):
+        if not os.path.exists(self.table(root)):
+            return {"families": None, "served": {}}
+        return super().snapshot(root)
+
+    def check_originals(self, root, fails):
+        for rel, digest in self.originals.items():
+            p = os.path.join(root, rel)
+            if not os.path.exists(p) or sha256(p) != digest:
+                fails.add("originals-intact", f"{rel} missing or changed")
+
+    def check_served(self, root, fails):
+        now = self.snapshot(root)
+        if now not in (self.before, self.after):
+            fails.add("no-partial-output", f"table n is there but not whole: families "
+                                           f"{now['families']}, {len(now['served'])} stores")
+
+    def stray(self, root):
+        ns = os.path.join(root, "data/default")
+        out = [n for n in os.listdir(ns) if n.startswith(".hfile-")]
+        for dirpath, dirs, names in os.walk(root):
+            for n in names:
+                if re.match(TEMP_NAME, n) or n.endswith(".new"):
+                    out.append(os.path.relpath(os.path.join(dirpath, n), root))
+        return sorted(set(out))
+
+    def rerun_ok(self, rc, out, err, before_rerun):
+        # The faulted run may have finished (an error in a best-effort cleanup after the
+        # commit): the rerun then refuses the existing table (usage, 1).
+        return rc == 0 or (rc == 1 and "already exists" in err and before_rerun == self.after)
+
+
 class BulkLoadIntoScenario(TableTxnScenario):
     """hfile-bulkload --into of a generated TSV (families a and b) into the generator's table:
     one table transaction (staged files put into the region's family dirs). Its sort dir is
@@ -1328,7 +1397,7 @@ def main():
     t0 = time.time()
     tools = Tools(args.bin, os.path.abspath(args.shim), os.path.abspath(args.gen))
     for tool in ("hfile-rewrite", "hfile-compact", "hfile-alter", "hfile-copy-family",
-                 "hfile-split", "hfile-bulkload", "hfile-dump", "hfile-verify"):
+                 "hfile-split", "hfile-bulkload", "hfile-create", "hfile-dump", "hfile-verify"):
         if not os.access(tools.path(tool), os.X_OK):
             print(f"missing {tools.path(tool)}: build it first", file=sys.stderr)
             return 2
@@ -1366,7 +1435,8 @@ def main():
                      CopyFamilyScenario(tools, work),
                      SplitScenario(tools, work),
                      BulkLoadScenario(tools, work),
-                     BulkLoadIntoScenario(tools, work)]
+                     BulkLoadIntoScenario(tools, work),
+                     CreateScenario(tools, work)]
         all_cases = []
         for s in scenarios:
             for c in s.cases():

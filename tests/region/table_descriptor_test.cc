@@ -61,24 +61,89 @@ TEST(FamilyDescriptor, TypedValues) {
   EXPECT_TRUE(f.Validate().IsInvalidArgument()) << "MIN_VERSIONS > VERSIONS";
 }
 
-TEST(FamilyDescriptor, Describe) {
-  FamilyDescriptor f = FamilyDescriptor::WithDefaults("cf");
-  f.RemoveValue("INDEX_BLOCK_ENCODING");
-  EXPECT_EQ(f.Describe(),
-            "{NAME => 'cf', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', VERSIONS => '1', "
-            "KEEP_DELETED_CELLS => 'FALSE', DATA_BLOCK_ENCODING => 'NONE', COMPRESSION => "
-            "'NONE', TTL => 'FOREVER', MIN_VERSIONS => '0', BLOCKCACHE => 'true', BLOCKSIZE => "
-            "'65536', REPLICATION_SCOPE => '0'}");
-  f.SetValue("TTL", "90061");
-  f.SetValue("mykey", "v");
-  f.SetConfiguration("hbase.hstore.blockingStoreFiles", "20");
-  std::string d = f.Describe();
-  EXPECT_NE(d.find("TTL => '90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)'"), std::string::npos);
-  EXPECT_NE(d.find("METADATA => {'mykey' => 'v'}"), std::string::npos);
-  EXPECT_NE(d.find("CONFIGURATION => {'hbase.hstore.blockingStoreFiles' => '20'}"),
-            std::string::npos);
+// The expected lines are what HBase 2.6.4's shell prints (HColumnDescriptor.toString of the
+// shell's copy, run against the hbase-client jar) for the same families.
+TEST(FamilyDescriptor, DescribeIsHBase26sShellLine) {
+  FamilyDescriptor d = FamilyDescriptor::WithDefaults("d");
+  EXPECT_EQ(d.Describe(),
+            "{NAME => 'd', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '1', KEEP_DELETED_CELLS => "
+            "'FALSE', DATA_BLOCK_ENCODING => 'NONE', TTL => 'FOREVER', MIN_VERSIONS => '0', "
+            "REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => 'false', COMPRESSION "
+            "=> 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => '65536 B (64KB)'}");
+  FamilyDescriptor b = FamilyDescriptor::WithDefaults("b");
+  b.SetValue("VERSIONS", "3");
+  b.SetValue("TTL", "7776000");
+  b.SetValue("COMPRESSION", "ZSTD");
+  b.SetValue("BLOCKSIZE", "131072");
+  b.SetValue("BLOCKCACHE", "false");
+  EXPECT_EQ(b.Describe(),
+            "{NAME => 'b', INDEX_BLOCK_ENCODING => 'NONE', VERSIONS => '3', KEEP_DELETED_CELLS => "
+            "'FALSE', DATA_BLOCK_ENCODING => 'NONE', TTL => '7776000 SECONDS (90 DAYS)', "
+            "MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => "
+            "'false', COMPRESSION => 'ZSTD', BLOCKCACHE => 'false', BLOCKSIZE => '131072 B "
+            "(128KB)'}");
+  // Fifteen values (a bigger HashMap), MOB keys reserved, METADATA and CONFIGURATION in their
+  // maps' orders.
+  FamilyDescriptor c = FamilyDescriptor::WithDefaults("c");
+  c.SetValue("IN_MEMORY", "true");
+  c.SetValue("IS_MOB", "true");
+  c.SetValue("MOB_THRESHOLD", "1000");
+  c.SetValue("FOO", "bar");
+  c.SetConfiguration("k", "v");
+  EXPECT_EQ(c.Describe(),
+            "{NAME => 'c', INDEX_BLOCK_ENCODING => 'NONE', MOB_THRESHOLD => '1000', VERSIONS => "
+            "'1', KEEP_DELETED_CELLS => 'FALSE', DATA_BLOCK_ENCODING => 'NONE', TTL => 'FOREVER', "
+            "MIN_VERSIONS => '0', REPLICATION_SCOPE => '0', BLOOMFILTER => 'ROW', IN_MEMORY => "
+            "'true', IS_MOB => 'true', COMPRESSION => 'NONE', BLOCKCACHE => 'true', BLOCKSIZE => "
+            "'65536 B (64KB)', METADATA => {'FOO' => 'bar'}, CONFIGURATION => {'k' => 'v'}}");
+  FamilyDescriptor e = FamilyDescriptor::WithDefaults("c");
+  e.SetValue("zz", "1");
+  e.SetValue("aa", "2");
+  e.SetValue("FOO", "3");
+  e.SetConfiguration("hbase.hstore.blockingStoreFiles", "20");
+  e.SetConfiguration("a", "b");
+  e.SetConfiguration("zeta", "c");
+  const std::string de = e.Describe();
+  EXPECT_NE(de.find("BLOCKSIZE => '65536 B (64KB)', METADATA => {'zz' => '1', 'aa' => '2', "
+                    "'FOO' => '3'}, CONFIGURATION => {'zeta' => 'c', 'a' => 'b', "
+                    "'hbase.hstore.blockingStoreFiles' => '20'}}"),
+            std::string::npos)
+      << de;
   EXPECT_EQ(HumanReadableTtl(59), "59 SECONDS");
   EXPECT_EQ(HumanReadableTtl(86400), "86400 SECONDS (1 DAY)");
+  EXPECT_EQ(HumanReadableTtl(90061), "90061 SECONDS (1 DAY 1 HOUR 1 MINUTE 1 SECOND)");
+  // PrettyPrinter BYTE, as HBase 2.6.4 formats these.
+  const std::pair<int64_t, const char*> sizes[] = {
+      {0, "0 B"},
+      {1023, "1023 B"},
+      {1024, "1024 B (1KB)"},
+      {1025, "1025 B (1KB 1B)"},
+      {100000, "100000 B (97KB 672B)"},
+      {1048577, "1048577 B (1MB 1B)"},
+      {10737418240, "10737418240 B (10GB)"},
+      {1099511627777, "1099511627777 B (1TB 1B)"},
+      {3000000000000, "3000000000000 B (2TB 745GB 990MB 972KB)"}};
+  for (const auto& [n, want] : sizes) EXPECT_EQ(HumanReadableBytes(n), want);
+}
+
+TEST(TableDescriptor, DescribeIsHBase26sShellTableLine) {
+  TableDescriptor t(*TableName::Parse("t"));
+  t.SetValue("IS_META", "false");
+  t.SetValue("zz", "1");
+  t.SetValue("READONLY", "true");
+  t.SetValue("aa", "2");
+  t.SetValue("DURABILITY", "ASYNC_WAL");
+  t.SetValue("MAX_FILESIZE", "100000");
+  t.AddFamily(FamilyDescriptor::WithDefaults("f"));
+  const std::string d = t.Describe();
+  EXPECT_EQ(d.substr(0, d.find('\n')),
+            "t, {TABLE_ATTRIBUTES => {DURABILITY => 'ASYNC_WAL', MAX_FILESIZE => '100000 B (97KB "
+            "672B)', READONLY => 'true', METADATA => {'aa' => '2', 'zz' => '1'}}}");
+  EXPECT_NE(d.find("\nCOLUMN FAMILIES DESCRIPTION\n{NAME => 'f', INDEX_BLOCK_ENCODING"),
+            std::string::npos);
+  TableDescriptor bare(*TableName::Parse("ns:u"));
+  bare.SetValue("IS_META", "false");
+  EXPECT_EQ(bare.Describe(), "ns:u\nCOLUMN FAMILIES DESCRIPTION\n");
 }
 
 TEST(TableDescriptor, RoundTripAndFamilyOrder) {

@@ -58,6 +58,9 @@ struct RegionSetSummary {
 struct DescribeOptions {
   bool json = false;
   bool hex = false;  // keys as hex instead of \xNN escapes
+  // Text only: leave out the header and the descriptor (`hfile describe` prints those itself, as
+  // the shell does), start at the region count.
+  bool regions_only = false;
   ReaderOptions reader;
 };
 

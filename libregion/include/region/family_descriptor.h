@@ -106,9 +106,11 @@ class FamilyDescriptor {
   // an enum name this library does not know).
   Status Validate() const;
 
-  // The shell's rendering: {NAME => 'cf', BLOOMFILTER => 'ROW', ..., TTL => 'FOREVER', ...,
-  // METADATA => {...}, CONFIGURATION => {...}}. Well-known keys in the order HBase 2.4 prints
-  // them, then other reserved keys; non-reserved keys go under METADATA.
+  // The HBase 2.6 shell's describe line: {NAME => 'cf', INDEX_BLOCK_ENCODING => 'NONE', ...,
+  // TTL => 'FOREVER', ..., BLOCKSIZE => '65536 B (64KB)', METADATA => {...}, CONFIGURATION =>
+  // {...}}: HBase 2.6's defaults with the stored values over them (as 2.6 reads any stored
+  // descriptor), reserved keys in the order Java's HashMap iterates the shell's copy of them,
+  // the other values under METADATA (same order), the configuration in its own map's order.
   std::string Describe() const;
 
   bool operator==(const FamilyDescriptor& o) const = default;
@@ -121,6 +123,8 @@ class FamilyDescriptor {
 
 // HBase's PrettyPrinter for TTL: "FOREVER", "59 SECONDS", "86400 SECONDS (1 DAY)".
 std::string HumanReadableTtl(int64_t seconds);
+// HBase's PrettyPrinter for sizes: "100 B", "65536 B (64KB)", "100000 B (97KB 672B)".
+std::string HumanReadableBytes(int64_t bytes);
 
 }  // namespace hfile::region
 

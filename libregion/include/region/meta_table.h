@@ -12,6 +12,7 @@
 #define REGION_META_TABLE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,15 @@ std::string MetaRegionDirPath(const std::string& root_dir);
 // hbase:meta region dir; a store file that cannot be read fails the read with its status.
 Result<MetaTable> ReadMetaTable(const std::string& root_dir, const ReaderOptions& options = {},
                                 const TableName* table = nullptr);
+
+// The table's state as hbase:meta's `table` family records it (row = the table's name,
+// table:state = HBaseProtos.TableState, with or without the "PBUF" prefix): "ENABLED",
+// "DISABLED", "DISABLING" or "ENABLING"; nullopt when meta has no such cell. Read as
+// ReadMetaTable reads `info` (store files only, newest version, deletes applied). NotFound when
+// the root has no hbase:meta region dir; Corruption when the value does not parse.
+Result<std::optional<std::string>> ReadMetaTableState(const std::string& root_dir,
+                                                      const TableName& table,
+                                                      const ReaderOptions& options = {});
 
 // True when the WAL file's bytes are at most a protobuf WAL header ("PWAL" + delimited
 // WALHeader) and, if closed, its trailer ("LAWP"-terminated): it holds no edits. Files that do

@@ -69,8 +69,9 @@ class TableDescriptor {
   // Every family's Validate().
   Status Validate() const;
 
-  // As the shell's describe prints it: the table line with non-default attributes, then
-  // "COLUMN FAMILIES DESCRIPTION" and one Describe() line per family.
+  // As HBase 2.6's shell `describe` prints the descriptor: "<table>, {TABLE_ATTRIBUTES =>
+  // {...}}" (toStringTableAttributes), "COLUMN FAMILIES DESCRIPTION", one Describe() line per
+  // family. The shell's "Table t is ENABLED" header, blank lines and row count are the caller's.
   std::string Describe() const;
 
  private:

@@ -118,6 +118,7 @@ final class ClusterCommand {
           case "clone": ClusterAdminOps.snapshotClone(admin, table, op); break;
           case "compaction_switch": ClusterAdminOps.compactionSwitch(admin, op); break;
           case "vis_labels": ClusterAdminOps.visLabels(cluster.connection(), op); break;
+          case "fs_table_online": case "shell_describe": case "get_row": case "create_namespace": CreateOps.run(cluster, admin, table, op, out); break;
           case "exec":
             ExecOp.run(op, out);
             break;
