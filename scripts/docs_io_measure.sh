@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
-# docs_io_measure.sh BIN_DIR ROOT PREFIX ROW [TABLE [TWIN]]: what the design guide's two reads
+# docs_io_measure.sh BIN_DIR ROOT PREFIX ROW [TABLE [TWIN [TWIN_FAMILY]]]: what the design guide's two reads
 # cost on the `docs` table and on its one-family twin, from the reader's own counters
 # (`hfile dump --io-stats`): the folder listing (row prefix PREFIX, family m only) and the
 # document open (row ROW, every family). Prints the blocks and bytes each read per store, then
 # one comparison table. Reads only; how the tables were made is not its business.
 set -euo pipefail
-if [[ $# -lt 4 || $# -gt 6 ]]; then
-  echo "usage: $0 BIN_DIR ROOT PREFIX ROW [TABLE [TWIN]]" >&2
+if [[ $# -lt 4 || $# -gt 7 ]]; then
+  echo "usage: $0 BIN_DIR ROOT PREFIX ROW [TABLE [TWIN [TWIN_FAMILY]]]" >&2
   exit 1
 fi
-bin=$1 root=$2 prefix=$3 row=$4 table=${5:-docs} twin=${6:-docs_twin}
+bin=$1 root=$2 prefix=$3 row=$4 table=${5:-docs} twin=${6:-docs_twin} twin_family=${7:-m}
 dump=$bin/hfile-dump
 [[ -x $dump ]] || { echo "$0: no $dump" >&2; exit 1; }
 
@@ -25,7 +25,9 @@ read_one() {
     grep '"kind":"io_stats_total"' | sed "s/^{/{\"read\":\"$name\",\"table\":\"$t\",/" >>"$summary"
 }
 for t in "$table" "$twin"; do
-  read_one "folder listing" "$t" -e --family m --prefix "$prefix"
+  family=m
+  [[ $t == "$twin" ]] && family=$twin_family
+  read_one "folder listing" "$t" -e --family "$family" --prefix "$prefix"
   read_one "document open" "$t" -e -w "$row"
 done
 
@@ -33,7 +35,7 @@ python3 - "$summary" "$prefix" "$row" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 print()
-print(f"folder listing: --prefix {sys.argv[2]} --family m;  document open: -w {sys.argv[3]}")
+print(f"folder listing: --prefix {sys.argv[2]}, one family;  document open: -w {sys.argv[3]}")
 print(f"{'read':<16} {'table':<12} {'stores':>6} {'files read':>10} {'data blocks':>11} "
       f"{'data bytes':>11} {'index+bloom':>11} {'seeks':>6}")
 by = {}

@@ -6,7 +6,8 @@ usage: docs_sample.py [--docs N] [--folders N] [--seed S] [--base-ms MS] OUT_DIR
 OUT_DIR/docs.jsonl       for the two-family table: per document one line of family m
                          (title, owner, size, mtime) at the document's mtime, and three lines
                          of family b (body: the HTML of revisions 1-3) at their own timestamps
-OUT_DIR/docs_twin.jsonl  the same cells for the one-family twin: b:body becomes m:body
+OUT_DIR/docs_twin.jsonl  the same cells for the one-family twin: b:body becomes m:body (m is
+                         --twin-family, e.g. a long name for the copy-family demo)
 OUT_DIR/folders.txt      one line per folder: its row prefix (8 hex digits), a tab, its path
 
 Row key = the first 8 hex digits of md5(folder path) + the document id, so that listing a
@@ -70,6 +71,7 @@ def main():
     ap.add_argument("--seed", type=int, default=15)
     ap.add_argument("--base-ms", type=int, default=1_793_491_200_000)
     ap.add_argument("--body-bytes", type=int, default=40_000, help="approximate body size")
+    ap.add_argument("--twin-family", default="m", help="the one-family twin's family name")
     ap.add_argument("out_dir")
     a = ap.parse_args()
     if a.docs < 1 or a.folders < 1 or a.body_bytes < 1:
@@ -108,10 +110,10 @@ def main():
         meta = {"HBASE_ROW_KEY": row, "HBASE_TS_KEY": mtime, "m:title": title, "m:owner": owner,
                 "m:size": str(len(last_body.encode())), "m:mtime": str(mtime)}
         two.write(dumps(meta))
-        twin.write(dumps(meta))
+        twin.write(dumps({k.replace("m:", a.twin_family + ":", 1): v for k, v in meta.items()}))
         for ts, html in revisions:
             two.write(dumps({"HBASE_ROW_KEY": row, "HBASE_TS_KEY": ts, "b:body": html}))
-            twin.write(dumps({"HBASE_ROW_KEY": row, "HBASE_TS_KEY": ts, "m:body": html}))
+            twin.write(dumps({"HBASE_ROW_KEY": row, "HBASE_TS_KEY": ts, a.twin_family + ":body": html}))
     two.close()
     twin.close()
     return 0

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the main job on the built-in sample: verify an
-# HFile written by real HBase 2.6, show its metadata and its first cells.
+# The main job on the built-in sample: installs what is missing, builds, then runs
+# scripts/docs_demo.sh: the column-family design guide's `docs` table (2000 generated documents,
+# families m and b) created, bulk-loaded, described, read (a folder listing and a document open,
+# with the blocks and bytes each reads against the same data in one family), advised, altered,
+# a family renamed, a region split and every table verified, all offline.
+#
+# Environment: DOCS (default 2000), SAMPLE_DIR (default build/sample; recreated), BUILD_DIR
+# (default build; an existing build dir is reused as it is configured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+
 bash scripts/install-deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-ninja -C build hfile-dump hfile-verify hfile-frontend >/dev/null
-sample=testdata/hbase/snappy-fast_diff-row-crc32c-tags.hfile
-echo "== hfile verify $sample"
-build/bin/hfile verify "$sample"
-echo "== hfile dump -m $sample"
-build/bin/hfile dump -m "$sample"
-echo "== hfile dump -p --limit 10 $sample"
-build/bin/hfile dump -p --limit 10 "$sample"
+if [[ ! -f $build/build.ninja ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+fi
+ninja -C "$build" hfile-frontend hfile-create hfile-describe hfile-bulkload hfile-dump \
+  hfile-advise hfile-alter hfile-copy-family hfile-split hfile-verify >/dev/null
+exec bash scripts/docs_demo.sh "$build/bin" "${SAMPLE_DIR:-$build/sample}" "${DOCS:-2000}"

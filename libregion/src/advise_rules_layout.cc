@@ -32,34 +32,45 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
   const AdviseOptions& o = a.options;
   const auto& fams = a.families;
   // Cardinality of column families (the book: 1 M vs 1 B rows): regions split on the biggest
-  // store, so a small family is spread thin over every region a scan of it must open.
-  const FamilyMeasure* big = nullptr;
+  // store, so a family with few rows is spread thin over every region a scan of it must open.
+  // Sizes alone are not the rule: families with the same rows and very different value sizes
+  // (the design guide's `docs`: small metadata beside large bodies) are what families are for.
+  // A sampled family's rows are estimated from the sample's cells per row.
+  const auto rows_of = [](const FamilyMeasure& m) -> double {
+    if (!m.sampled) return static_cast<double>(m.rows);
+    return m.cells ? static_cast<double>(m.rows) * m.trailer_cells / m.cells : 0;
+  };
+  const FamilyMeasure* many = nullptr;
   for (const auto& m : fams)
-    if (!big || m.bytes > big->bytes) big = &m;
+    if (!many || rows_of(m) > rows_of(*many)) many = &m;
   for (const auto& m : fams) {
-    if (!big || &m == big || m.bytes == 0) continue;
-    const double size_ratio = Avg(big->bytes, m.bytes);
-    const bool rows_known = !m.sampled && !big->sampled && m.rows > 0;
-    const double row_ratio = rows_known ? Avg(big->rows, m.rows) : 0;
-    if (size_ratio <= 10 && row_ratio <= 10) continue;
+    if (!many || &m == many || m.bytes == 0 || rows_of(m) <= 0) continue;
+    const double rows = rows_of(m), many_rows = rows_of(*many);
+    const double row_ratio = many_rows / rows;
+    if (row_ratio <= 10) continue;
+    const auto rows_text = [](const FamilyMeasure& f, double r) {
+      return f.sampled ? fmt::format("about {:.0f} rows (estimated from a sample)", r)
+                       : fmt::format("{:.0f} rows", r);
+    };
     // What its size would need: regions of the table's target size, files one per region.
     const uint64_t need =
         std::max<uint64_t>(1, (m.bytes + o.large_region_bytes / 2 - 1) /
                                   std::max<uint64_t>(1, o.large_region_bytes / 2));
     Finding f = Make(
         "family-imbalance", AdviceSeverity::kWarn, m.name,
-        fmt::format("family {} has {} bytes{} against {}'s {} bytes{} ({:.0f}x): a full scan of "
-                    "{} opens {} regions and {} store files where its size would need {} "
-                    "region(s)",
-                    m.name, m.bytes, rows_known ? fmt::format(" in {} rows", m.rows) : "",
-                    big->name, big->bytes, rows_known ? fmt::format(" in {} rows", big->rows) : "",
-                    size_ratio, m.name, m.regions_with_files, m.store_files, need),
+        fmt::format("family {} has {} ({} bytes) against {}'s {} ({} bytes), {:.0f}x the rows: a "
+                    "full scan of {} opens {} regions and {} store files where its size would "
+                    "need {} region(s)",
+                    m.name, rows_text(m, rows), m.bytes, many->name, rows_text(*many, many_rows),
+                    many->bytes, row_ratio, m.name, m.regions_with_files, m.store_files, need),
         fmt::format("move to a new table: family {} (its own regions, sized for its data)",
                     m.name));
     f.figures["bytes"] = static_cast<double>(m.bytes);
-    f.figures["largest_family_bytes"] = static_cast<double>(big->bytes);
-    f.figures["size_ratio"] = size_ratio;
-    if (rows_known) f.figures["row_ratio"] = row_ratio;
+    f.figures["rows"] = rows;
+    f.figures["most_rows_family_rows"] = many_rows;
+    f.figures["most_rows_family_bytes"] = static_cast<double>(many->bytes);
+    f.figures["row_ratio"] = row_ratio;
+    f.figures["rows_estimated"] = (m.sampled || many->sampled) ? 1 : 0;
     f.figures["regions_touched"] = static_cast<double>(m.regions_with_files);
     f.figures["store_files_touched"] = static_cast<double>(m.store_files);
     f.figures["regions_needed"] = static_cast<double>(need);

@@ -339,6 +339,21 @@ TEST(Advise, FamilyImbalanceAndItsCost) {
   u.Write(0, "big", Rows("big", 100, std::string(50, 'b')));
   u.Write(0, "s", Rows("s", 100, std::string(40, 'b'), kNow - 20));
   EXPECT_FALSE(Has(Advise(u), "family-imbalance"));
+  // The same rows with values 400x apart (small metadata beside large bodies): what families
+  // are for, not an imbalance.
+  TestTable v("advise-split-by-size", {Family("body"), Family("meta")});
+  v.Write(0, "body", Rows("body", 100, std::string(20000, 'b')));
+  v.Write(0, "meta", Rows("meta", 100, std::string(50, 'm')));
+  EXPECT_FALSE(Has(Advise(v), "family-imbalance"));
+  // Sampled: the big family's rows are estimated from the sample's cells per row.
+  AdviseOptions sampled;
+  sampled.sample_blocks = 4;
+  sampled.trial_blocks = 0;
+  const Advice est = Advise(t, sampled);
+  const Finding* e = Find(est, "family-imbalance", "s");
+  ASSERT_NE(e, nullptr);
+  EXPECT_NEAR(e->figures.at("row_ratio"), 50, 5);
+  EXPECT_FALSE(Has(Advise(v, sampled), "family-imbalance"));
 }
 
 TEST(Advise, ColdFamilySmallFlushes) {
