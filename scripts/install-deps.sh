@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs what hfilekit needs from Debian's packages (only what is missing).
-# Usage: scripts/install-deps.sh [--java] [--bench]
+# Usage: scripts/install-deps.sh [--java] [--bench] [--browser]
 #   --java   adds the JDK and Maven for the HBase suite
+#   --browser  tries to add Debian's chromium (renders hfile-advise --html in a test; the test
+#            skips loudly without it, so a failed install only warns)
 #   --bench  adds the peers of scripts/bench.sh: RocksDB (library + sst_dump), the JDK and Maven;
 #            the chart needs matplotlib (pip install matplotlib)
 set -euo pipefail
+browser=0
 pkgs=(cmake ninja-build g++ pkg-config python3
       libcli11-dev libfmt-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbz2-dev
       liblzo2-dev liblzma-dev libbrotli-dev libboost-iostreams-dev
@@ -14,6 +17,7 @@ for arg in "$@"; do
   case "$arg" in
     --java) pkgs+=(default-jdk-headless maven) ;;
     --bench) pkgs+=(default-jdk-headless maven librocksdb-dev rocksdb-tools) ;;
+    --browser) browser=1 ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -31,4 +35,11 @@ if ((${#missing[@]})); then
   SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+if ((browser)) && ! command -v chromium >/dev/null; then
+  echo "install-deps: installing chromium (for the hfile-advise --html render test)" >&2
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
+  { $SUDO apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+      chromium fonts-liberation >/dev/null; } || echo "install-deps: chromium not installed; advise_html_render will skip" >&2
 fi

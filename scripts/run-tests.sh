@@ -4,7 +4,7 @@
 # the HBase compatibility suite (needs Java + Maven, installed here) and a sanitizer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh --java
+bash scripts/install-deps.sh --java --browser
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHFILE_HBASE_CLUSTER_TESTS=ON >/dev/null
 ninja -C build
 ctest --test-dir build --output-on-failure -j2
