@@ -30,6 +30,7 @@ struct CompactFlags {
   std::vector<std::string> families;
   std::optional<int64_t> now;
   std::string crash_at;  // hidden: kill -9 ourselves at the Nth checkpoint or a named one
+  ProgressFlags progress;
 };
 
 std::string Json(const std::string& s) {
@@ -120,7 +121,8 @@ void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
 
 }  // namespace
 
-int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg,
+                   std::ostream& err) {
   CLI::App app{"Compact the store files of a table, region or family directory offline, as "
                "HBase's own compaction would, committing crash-safely.",
                "hfile-compact"};
@@ -151,8 +153,10 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
                "Skip the full verification of each input store file (the cheap trailer/block "
                "checks, cell counts, family and range checks still run)");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
+  AddProgressFlags(app, &f.progress);
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  std::ostream& out = f.progress.quiet && !f.json ? NullStream() : out_arg;
   f.path = target[0];
   if (target.size() > 1 || region::IsRootDir(target[0])) {
     size_t used = 0;
@@ -185,9 +189,9 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
     PrintError(err, "hfile-compact", plan.status());
     return ExitCodeFor(plan.status());
   }
-  const bool progress = StderrIsTerminal();
-  StoreProgress meter(err, f.dry_run ? "merging" : "compacting");
-  if (progress) {
+  Progress progress(err, "hfile-compact", f.progress);
+  StoreProgress meter(progress, f.dry_run ? "merging" : "compacting");
+  if (progress.enabled()) {
     for (const auto& r : plan->regions)
       for (const auto& st : r.stores) {
         uint64_t bytes = 0;
@@ -197,12 +201,16 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
     o.progress = [&meter](const std::string& label, uint64_t n, uint64_t total) {
       meter.OnStore(label, n, total);
     };
+    o.verify_progress = [&meter](const std::string& label, uint64_t n) {
+      meter.OnVerify(label, n);
+    };
   }
   if (!f.json) PrintPlan(*plan, out);
+  if (progress.enabled()) meter.Start();
   CompactReport rep;
   if (!f.dry_run) o.cancel = InstallInterruptHandlers();
   Status s = region::Compact(*plan, o, &rep);
-  if (progress) meter.Clear();
+  meter.Clear();
   if (f.json) {
     PrintJson(rep, f.dry_run, out);
   } else {

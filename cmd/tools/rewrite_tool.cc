@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "hfile/rewrite.h"
 #include "hfile/temp_files.h"
@@ -24,6 +25,7 @@ struct RewriteFlags {
   std::optional<uint32_t> block_size;
   bool json = false, compare = false, in_place = false, trust_inputs = false;
   uint64_t sample_blocks = 0;
+  ProgressFlags progress;
 };
 
 constexpr const char* kTool = "hfile-rewrite";
@@ -231,6 +233,7 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   app.add_option("--sample-blocks", f.sample_blocks,
                  "With --compare: use only about N data blocks' worth of cells")
       ->check(IntegerIn(0, INT64_MAX));
+  AddProgressFlags(app, &f.progress);
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   RewriteOptions ro;
   if (Status s = ParseOptions(f, &ro); !s.ok()) return UsageError(err, kTool, s.message());
@@ -271,25 +274,29 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   } else {
     return UsageError(err, kTool, "give IN OUT, or IN... --out-dir DIR");
   }
-  const bool progress = StderrIsTerminal() && !f.json;
+  Progress progress(err, kTool, f.progress);
   ro.in_place = f.in_place;
   ro.verify_input = !f.trust_inputs;
   ro.cancel = InstallInterruptHandlers();
   int code = kExitOk;
   for (const auto& [in, out_path] : jobs) {
-    if (progress) {
-      ro.progress = [&err, in = in](uint64_t n, uint64_t total) {
-        err << fmt::format("\rrewriting {}: {}/{} cells ({:.0f}%)", in, n, total,
-                           total ? 100.0 * n / total : 100.0)
-            << std::flush;
+    if (progress.enabled()) {
+      // Each phase reads every cell once: bytes are the input's size in proportion.
+      std::error_code ec;
+      const uint64_t size = std::filesystem::file_size(in, ec);
+      const uint64_t in_size = ec ? 0 : size;
+      ro.phase = [&progress, in_size, label = in + " -> " + out_path](const char* phase) {
+        progress.Phase(phase, in_size, 0, label);
       };
-      ro.verifying = [&err, out_path = out_path] {
-        err << fmt::format("\r\033[Kverifying {}", out_path) << std::flush;
+      ro.progress = [&progress, in_size](uint64_t n, uint64_t total) {
+        progress.Update(total ? static_cast<uint64_t>(in_size * (static_cast<double>(n) / total))
+                              : in_size,
+                        n);
       };
     }
     RewriteResult r;
     Status s = RewriteFile(in, out_path, ro, &r);
-    if (progress) err << "\r\033[K" << std::flush;
+    progress.Clear();
     for (const auto& stale : r.stale_removed)
       err << "hfile-rewrite: removed " << stale << ", left by an earlier run that was killed\n";
     if (int sig = InterruptExitCode()) {
@@ -302,7 +309,7 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
       code = WorseExitCode(code, ExitCodeFor(s));
       continue;
     }
-    PrintResult(in, out_path, r, f.json, out);
+    if (f.json || !f.progress.quiet) PrintResult(in, out_path, r, f.json, out);
   }
   return code;
 }

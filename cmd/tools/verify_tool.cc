@@ -5,10 +5,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <filesystem>
 #include <ostream>
 #include <thread>
 
 #include "cli_common.h"
+#include "progress.h"
+#include "hfile/reader.h"
 #include "hfile/verify.h"
 #include "region/verify_region.h"
 
@@ -16,6 +19,36 @@ namespace hfile::cli {
 
 namespace {
 constexpr const char* kTool = "hfile-verify";
+
+// The cells and bytes `path` holds, for progress (0, 0 when it does not open: the check says
+// why).
+std::pair<uint64_t, uint64_t> CellsAndBytes(const std::string& path) {
+  auto r = Reader::Open(path);
+  if (!r.ok()) return {0, 0};
+  return {(*r)->trailer().entry_count, (*r)->file_size()};
+}
+
+// Counts the cells VerifyFile walks into `progress`: bytes in proportion to the file's size.
+// Shared by the threads checking files at once.
+struct VerifyMeter {
+  Progress& progress;
+  std::atomic<uint64_t> bytes{0}, cells{0};
+
+  // on_cell for one file of `entries` cells and `size` bytes; `*reported` is what it added.
+  std::function<void(const Cell&)> ForFile(uint64_t entries, uint64_t size, uint64_t* reported) {
+    return [this, entries, size, reported, n = uint64_t{0}](const Cell&) mutable {
+      if ((++n & 0xFFF) != 0) return;
+      Add(entries ? static_cast<uint64_t>(size * std::min(1.0, double(n) / entries)) : 0,
+          0x1000, reported);
+    };
+  }
+  // Adds `new_cells`, and the file's bytes done up to `est`.
+  void Add(uint64_t est, uint64_t new_cells, uint64_t* reported) {
+    uint64_t b = bytes;
+    if (est > *reported) b = bytes += est - *reported, *reported = est;
+    progress.Update(b, cells += new_cells);
+  }
+};
 }  // namespace
 
 int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -26,7 +59,9 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   VerifyOptions& o = ro.file;
   std::vector<std::string> files;
   RegionArgs regions;
-  bool json = false, quiet = false, no_blooms = false, no_key_ranges = false;
+  bool json = false, no_blooms = false, no_key_ranges = false;
+  ProgressFlags progress_flags;
+  bool& quiet = progress_flags.quiet;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   app.add_option("files", files, "HFiles to check");
   AddRegionFlags(app, &regions, "check its store files and its layout");
@@ -40,6 +75,7 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
       ->check(IntegerIn(0, INT64_MAX));
   app.add_option("-j,--jobs", jobs, "Check this many files at once, 1..256 (default: one per core)")
       ->check(IntegerIn(1, 256));
+  AddProgressFlags(app, &progress_flags, /*add_quiet=*/false);
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
   o.check_blooms = !no_blooms;
   ro.check_key_ranges = !no_key_ranges;
@@ -51,22 +87,60 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
     return UsageError(err, kTool, "no input files");
   }
   int code = kExitOk;
+  Progress progress(err, kTool, progress_flags);
+  VerifyMeter meter{progress};
   for (const auto& set : OpenRegionSets(regions, kTool, err, &code)) {
-    region::RegionVerifyReport report = region::VerifyRegionSet(set, ro);
+    region::RegionVerifyOptions so = ro;
+    if (progress.enabled()) {
+      // Cells are what a set's check walks: count them against the files' entry counts.
+      uint64_t cells = 0, bytes = 0;
+      for (const auto& f : RegionSetHFiles({set})) {
+        auto [c, b] = CellsAndBytes(f);
+        cells += c, bytes += b;
+      }
+      progress.Phase("verifying", 0, cells, set.path);
+      so.file.on_cell = [&progress, n = uint64_t{0}](const Cell&) mutable {
+        if ((++n & 0xFFF) == 0) progress.Update(0, n);
+      };
+    }
+    region::RegionVerifyReport report = region::VerifyRegionSet(set, so);
+    progress.Clear();
     PrintRegionVerifyReport(report, json, quiet, out);
     if (report.corrupt()) code = WorseExitCode(code, kExitCorrupt);
     else if (report.unreadable()) code = WorseExitCode(code, kExitUnreadable);
   }
   // Files are independent: check them on `jobs` threads, report in input order.
   std::vector<VerifyReport> reports(files.size());
+  if (progress.enabled() && !files.empty()) {
+    uint64_t total = 0;
+    for (const auto& f : files) {
+      std::error_code ec;
+      const uint64_t size = std::filesystem::file_size(f, ec);
+      if (!ec) total += size;
+    }
+    progress.Phase("verifying", total);
+  }
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next++) < files.size();) reports[i] = VerifyFile(files[i], o);
+    for (size_t i; (i = next++) < files.size();) {
+      if (!progress.enabled()) {
+        reports[i] = VerifyFile(files[i], o);
+        continue;
+      }
+      auto [entries, size] = CellsAndBytes(files[i]);
+      uint64_t reported = 0;
+      VerifyOptions fo = o;
+      fo.on_cell = meter.ForFile(entries, size, &reported);
+      progress.Update(meter.bytes, meter.cells, files[i]);
+      reports[i] = VerifyFile(files[i], fo);
+      meter.Add(size, reports[i].cells % 0x1000, &reported);
+    }
   };
   std::vector<std::thread> threads;
   for (unsigned t = 1; t < std::min<size_t>(jobs, files.size()); ++t) threads.emplace_back(work);
   work();
   for (auto& t : threads) t.join();
+  progress.Clear();
   for (const auto& report : reports) {
     if (!quiet || !report.clean()) PrintVerifyReport(report, json, out);
     if (!report.open_status.ok()) {

@@ -342,7 +342,10 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
             StoreFileCellChecker checker((*sr)->hfile().comparator(),
                                          ExpectationFor(r, fd.name, options));
             VerifyOptions vo = options.file;
-            vo.on_cell = [&checker](const Cell& c) { checker.Add(c); };
+            vo.on_cell = [&checker, &caller = options.file.on_cell](const Cell& c) {
+              checker.Add(c);
+              if (caller) caller(c);  // e.g. a tool's progress count
+            };
             report.files.push_back(VerifyFile(sf.target_path, vo));
             ReportCellCheck(checker.result(), sf, r, fd.name, &report);
             cells_checked = true;

@@ -9,6 +9,7 @@ a comment line:
   case: dump: not an HFile (PNG)      the case's name
   needs: shared                       optional: skipped, loudly, when SHARED_DIR is absent
   setup: cp "$GOOD" in.hfile          optional, repeatable: a bash line run in $TMP first
+  env: NAME=VALUE                     optional, repeatable: set in the run's environment
   run: hfile-dump -m $PNG             the command line (shlex-split, no shell); the program is
                                       looked up in BIN_DIR
   exit: 3                             the expected exit status
@@ -40,9 +41,9 @@ PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108000000003a7e9b55"
     "0000000a4944415478da63600000000200017e2c6b2d0000000049454e44ae426082")
 
-KEYS = {"case", "needs", "setup", "run", "exit", "stdout", "stderr", "no-stdout",
+KEYS = {"case", "needs", "setup", "env", "run", "exit", "stdout", "stderr", "no-stdout",
         "stderr-empty", "check"}
-LISTS = ("setup", "stdout", "stderr", "no-stdout", "check")
+LISTS = ("setup", "env", "stdout", "stderr", "no-stdout", "check")
 VAR = re.compile(r"\$(\w+)|\$\{(\w+)\}")
 
 
@@ -164,7 +165,9 @@ def run_case(c, env, bin_dir, tmp):
     if not os.path.exists(prog):
         return [f"no program {prog}"]
     try:
-        r = subprocess.run([prog] + argv[1:], cwd=tmp, capture_output=True, timeout=120)
+        run_env = dict(os.environ, **dict(e.split("=", 1) for e in c["env"]))
+        r = subprocess.run([prog] + argv[1:], cwd=tmp, env=run_env, capture_output=True,
+                           timeout=120)
     except subprocess.TimeoutExpired:
         return [f"timed out: {shlex.join(argv)}"]
     out = r.stdout.decode("utf-8", "replace")
