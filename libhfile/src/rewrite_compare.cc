@@ -64,6 +64,7 @@ Status CompareRewrites(const std::string& in_path, const CompareOptions& options
     o.compression = cand.compression;
     o.encoding = cand.encoding;
     o.block_size = cand.block_size;
+    o.compression_level = cand.level;
     CompareRow row;
     row.candidate = cand;
     const auto t0 = std::chrono::steady_clock::now();

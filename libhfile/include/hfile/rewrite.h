@@ -99,6 +99,7 @@ struct CompareCandidate {
   Compression compression = Compression::kNone;
   DataBlockEncoding encoding = DataBlockEncoding::kNone;
   uint32_t block_size = 65536;
+  int level = 0;  // the codec's compression level; 0: its HBase default
 };
 
 struct CompareOptions {
