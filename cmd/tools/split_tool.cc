@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "region/split.h"
 #include "region/table_descriptor.h"
@@ -163,7 +164,7 @@ std::vector<std::string> SplitCommas(const std::string& at) {
 
 }  // namespace
 
-int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Split an HFile at rows or at a table's region boundaries (as completebulkload "
                "splits a straddling file), or a region into two or more daughter regions "
                "offline, committing crash-safely.",
@@ -205,8 +206,11 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   app.add_option("--now", now, "Current time in ms since the epoch (the daughters' region id)")
       ->check(IntegerIn(0, INT64_MAX));
   app.add_flag("--json", json, "Print a JSON summary instead of text");
+  ProgressFlags progress_flags;
+  AddProgressFlags(app, &progress_flags);
   app.add_option("--crash-at", crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  std::ostream& out = progress_flags.quiet && !json ? NullStream() : out_arg;
 
   if (!file.empty()) {
     if (!target.empty()) return UsageError(err, kTool, "--file takes no region argument");
@@ -292,7 +296,20 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   if (!json) PrintPlanText(*plan, hex, out);
   region::RegionSplitReport rep;
   if (!dry_run) o.cancel = InstallInterruptHandlers();
+  Progress progress(err, kTool, progress_flags);
+  uint64_t phase_total = 0, cells_done = 0;
+  if (progress.enabled() && !dry_run) {
+    progress.Phase("splitting", 0, 0, path);
+    o.progress = [&](const std::string& label, uint64_t cells, uint64_t total) {
+      if (total != phase_total) progress.Phase("splitting", 0, phase_total = total, label);
+      progress.Update(0, cells_done = cells, label);
+    };
+    o.verify_progress = [&](const std::string& label, uint64_t cells) {
+      progress.Update(0, cells_done, fmt::format("{}: verifying the output, {} cells", label, cells));
+    };
+  }
   Status s = region::RunRegionSplit(*plan, o, &rep);
+  progress.Clear();
   // --compact-first: the rows were chosen after the compaction.
   region::RegionSplitPlan done = rep.replanned ? *rep.replanned : *plan;
   if (done.sides.empty()) done.sides = rep.sides;
