@@ -13,6 +13,8 @@
 #include "progress.h"
 #include "hfile/reader.h"
 #include "hfile/verify.h"
+#include "region/layout.h"
+#include "region/target.h"
 #include "region/verify_region.h"
 
 namespace hfile::cli {
@@ -49,6 +51,89 @@ struct VerifyMeter {
     progress.Update(b, cells += new_cells);
   }
 };
+// A region set to check, and whether hbase:meta under its root describes it (a table named
+// under a root).
+struct SetToCheck {
+  region::RegionSet set;
+  bool check_meta = false;
+};
+
+// Every table and snapshot under `root`, for --root alone or a root dir given as an argument.
+void OpenRoot(const std::string& root, std::ostream& err, int* code,
+              std::vector<SetToCheck>* out) {
+  auto fail = [&](const Status& s) {
+    PrintError(err, kTool, s);
+    *code = WorseExitCode(*code, ExitCodeFor(s));
+  };
+  auto dir = region::RootDir::Open(root);
+  const auto snapshot_dir = std::filesystem::path(root) / ".hbase-snapshot";
+  std::error_code ec;
+  if (!dir.ok() && std::filesystem::is_directory(snapshot_dir, ec)) {
+    // An exported snapshot (archive/ and .hbase-snapshot/, no data/): its snapshots.
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(snapshot_dir, ec))
+      if (std::filesystem::exists(e.path() / ".snapshotinfo", ec)) names.push_back(e.path());
+    std::sort(names.begin(), names.end());
+    for (const auto& name : names) {
+      auto set = region::OpenSnapshotRegions(name);
+      if (set.ok()) out->push_back({std::move(set).value(), false});
+      else fail(set.status());
+    }
+    return;
+  }
+  if (!dir.ok()) return fail(dir.status());
+  auto tables = dir->ListTables();
+  if (!tables.ok()) return fail(tables.status());
+  for (const auto& t : *tables) {
+    auto set = region::OpenTableRegions(root, t.ToString());
+    if (set.ok()) out->push_back({std::move(set).value(), true});
+    else fail(set.status());
+  }
+  auto snapshots = dir->ListSnapshots();
+  if (!snapshots.ok()) return fail(snapshots.status());
+  for (const auto& name : *snapshots) {
+    auto set = region::OpenSnapshotRegions(dir->SnapshotDirPath(name));
+    if (set.ok()) out->push_back({std::move(set).value(), false});
+    else fail(set.status());
+  }
+}
+
+// A directory given as an argument, read as what it is: a root, a snapshot, a table, a region
+// or a family dir (its region's set with that family only).
+void OpenDirArg(const std::string& path, std::ostream& err, int* code,
+                std::vector<SetToCheck>* out) {
+  auto fail = [&](const Status& s) {
+    PrintError(err, kTool, s);
+    *code = WorseExitCode(*code, ExitCodeFor(s));
+  };
+  std::error_code ec;
+  if (region::IsRootDir(path) ||
+      std::filesystem::is_directory(std::filesystem::path(path) / ".hbase-snapshot", ec))
+    return OpenRoot(path, err, code, out);
+  if (std::filesystem::exists(std::filesystem::path(path) / ".snapshotinfo", ec)) {
+    auto set = region::OpenSnapshotRegions(path);
+    if (set.ok()) out->push_back({std::move(set).value(), false});
+    else fail(set.status());
+    return;
+  }
+  auto t = region::ResolveTarget(path);
+  if (!t.ok()) {
+    return fail(Status::InvalidArgument(
+        path, "a directory that is no root, snapshot, table, region or family directory"));
+  }
+  Result<region::RegionSet> set = t->kind == region::Target::Kind::kTable
+                                      ? region::OpenTableRegions(t->table_dir)
+                                      : region::OpenRegionDirRegions(t->region_dir);
+  if (!set.ok()) return fail(set.status());
+  if (t->kind == region::Target::Kind::kFamily) {
+    for (auto& r : set->regions) {
+      std::erase_if(r.families, [&](const region::FamilyDir& f) { return f.name != t->family(); });
+    }
+  }
+  set->path = path;  // as given (ResolveTarget made it absolute)
+  out->push_back({std::move(set).value(), false});
+}
+
 }  // namespace
 
 int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -80,17 +165,32 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   o.check_blooms = !no_blooms;
   ro.check_key_ranges = !no_key_ranges;
   ro.check_meta = !regions.root.empty();  // a table named under its root: meta describes it
-  if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
-    return UsageError(err, kTool, "--root needs --table or --snapshot");
-  }
-  if (files.empty() && regions.empty()) {
+  const bool whole_root =
+      !regions.root.empty() && regions.tables.empty() && regions.snapshots.empty();
+  if (files.empty() && regions.empty() && !whole_root) {
     return UsageError(err, kTool, "no input files");
   }
   int code = kExitOk;
+  // What to check as region sets: the flags' targets, every table and snapshot of --root
+  // alone, and the directories among the arguments (the rest are HFiles).
+  std::vector<SetToCheck> sets;
+  for (auto& set : OpenRegionSets(regions, kTool, err, &code))
+    sets.push_back({std::move(set), ro.check_meta});
+  if (whole_root) OpenRoot(regions.root, err, &code, &sets);
+  {
+    std::vector<std::string> hfiles;
+    for (const auto& f : files) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(f, ec)) OpenDirArg(f, err, &code, &sets);
+      else hfiles.push_back(f);
+    }
+    files = std::move(hfiles);
+  }
   Progress progress(err, kTool, progress_flags);
   VerifyMeter meter{progress};
-  for (const auto& set : OpenRegionSets(regions, kTool, err, &code)) {
+  for (const auto& [set, check_meta] : sets) {
     region::RegionVerifyOptions so = ro;
+    so.check_meta = check_meta;
     if (progress.enabled()) {
       // Cells are what a set's check walks: count them against the files' entry counts.
       uint64_t cells = 0, bytes = 0;
