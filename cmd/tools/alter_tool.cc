@@ -144,11 +144,11 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
     cin += st.stats.input_cells, cout_ += st.stats.output_cells;
   }
   out << fmt::format(
-      "{{\"kind\":\"alter\",\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
+      "{{\"kind\":\"alter\",\"path\":{},\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
       "\"error\":{},\"descriptor\":{},\"families\":[{}],\"rewritten_stores\":{},"
       "\"committed_stores\":{},\"bytes_in\":{},\"bytes_out\":{},\"cells_in\":{},"
       "\"cells_out\":{},\"refused\":{},\"seconds\":{:.3f}}}\n",
-      Json(p.after.name().ToString()), Json(p.table_dir), dry_run, s.ok(),
+      Json(p.table_dir), Json(p.after.name().ToString()), Json(p.table_dir), dry_run, s.ok(),
       s.ok() ? "null" : Json(s.ToString()),
       rep.descriptor_path.empty() ? "null" : Json(rep.descriptor_path), fams, stores, committed,
       bin, bout, cin, cout_, p.refused.size(), rep.seconds);

@@ -116,12 +116,14 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
   for (const auto& row : r.split_rows)
     split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
   return fmt::format(
-      "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"into\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
+      "{{\"kind\":\"bulkload\",\"path\":{},\"table\":{},\"out\":{},\"into\":{},"
+      "\"dry_run\":{},\"ok\":{},\"error\":{},"
       "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
       "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"
       "\"files\":[{}],\"bytes\":{},\"completed_by_recovery\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
-      Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
+      Json(o.table_dir), Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run,
+      s.ok(), s.ok() ? "null" : Json(s.ToString()),
       regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons,
       r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written,
       r.completed_by_recovery,

@@ -90,7 +90,11 @@ void PrintStore(const StoreResult& s, bool dry_run, std::ostream& out) {
   for (const auto& e : s.expired) out << "    expired " << e << "\n";
 }
 
-void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
+// Every record names what it is about: the run ("compact", the target and its table) and each
+// store ("store", its family dir, region, family).
+void PrintJson(const CompactionPlan& plan, const std::string& path, const CompactReport& rep,
+               bool dry_run, std::ostream& out) {
+  const std::string table = Json(plan.table.ToString());
   uint64_t files = 0, cin = 0, cout_ = 0, bin = 0, bout = 0;
   std::string stores;
   for (const auto& s : rep.stores) {
@@ -98,13 +102,15 @@ void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
     files += s.inputs.size() + s.expired.size();
     cin += st.input_cells, cout_ += st.output_cells, bin += s.bytes_in, bout += s.bytes_out;
     stores += fmt::format(
-        "{}{{\"region\":{},\"family\":{},\"skipped\":{},\"all_files\":{},\"major\":{},"
+        "{}{{\"kind\":\"store\",\"path\":{},\"table\":{},\"region\":{},\"family\":{},"
+        "\"skipped\":{},\"all_files\":{},\"major\":{},"
         "\"inputs\":{},\"expired\":{},\"output\":{},\"cells_in\":{},\"cells_out\":{},"
         "\"dropped\":{{\"versions\":{},\"ttl\":{},\"cell_ttl\":{},\"deleted\":{},"
         "\"delete_markers\":{}}},\"zeroed_sequence_ids\":{},\"bytes_in\":{},\"bytes_out\":{},"
         "\"archived\":{},\"deleted\":{},\"out_of_range\":{},\"committed\":{},\"error\":{},"
         "\"seconds\":{:.3f}}}",
-        stores.empty() ? "" : ",", Json(s.region), Json(s.family),
+        stores.empty() ? "" : ",", Json(plan.table_dir + "/" + s.region + "/" + s.family), table,
+        Json(s.region), Json(s.family),
         s.skipped.empty() ? "null" : Json(s.skipped), s.all_files, s.major, JsonList(s.inputs),
         JsonList(s.expired), s.output.empty() ? "null" : Json(s.output), st.input_cells,
         st.output_cells, st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl,
@@ -113,9 +119,9 @@ void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
         s.status.ok() ? "null" : Json(s.status.ToString()), s.seconds);
   }
   out << fmt::format(
-      "{{\"dry_run\":{},\"files\":{},\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},"
-      "\"bytes_out\":{},\"seconds\":{:.3f},\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
-      dry_run, files, cin, cout_, bin, bout, rep.seconds, JsonList(rep.refused),
+      "{{\"kind\":\"compact\",\"path\":{},\"table\":{},\"dry_run\":{},\"files\":{},"
+      "\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},\"bytes_out\":{},\"seconds\":{:.3f},\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
+      Json(path), table, dry_run, files, cin, cout_, bin, bout, rep.seconds, JsonList(rep.refused),
       JsonList(rep.recovered), stores);
 }
 
@@ -212,7 +218,7 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg,
   Status s = region::Compact(*plan, o, &rep);
   meter.Clear();
   if (f.json) {
-    PrintJson(rep, f.dry_run, out);
+    PrintJson(*plan, f.path, rep, f.dry_run, out);
   } else {
     for (const auto& r : rep.recovered) out << r << "\n";
     for (const auto& st : rep.stores) PrintStore(st, f.dry_run, out);

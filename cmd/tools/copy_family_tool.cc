@@ -44,12 +44,13 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
                          Json(f.input.name.name), f.bytes);
   }
   out << fmt::format(
-      "{{\"kind\":\"copy-family\",\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
+      "{{\"kind\":\"copy-family\",\"path\":{},\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
       "\"dry_run\":{},\"ok\":{},\"error\":{},\"descriptor\":{},\"files\":[{}],\"files_in\":{},"
       "\"files_out\":{},\"cells\":{},\"bytes_in\":{},\"bytes_out\":{},\"verified\":{},"
       "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f},"
       "\"estimated_seconds\":{}}}\n",
-      Json(p.before.name().ToString()), Json(p.target.table_dir), Json(o.from), Json(o.to),
+      Json(p.target.table_dir), Json(p.before.name().ToString()), Json(p.target.table_dir),
+      Json(o.from), Json(o.to),
       o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
       r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in,
       r.files_out, r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,

@@ -154,11 +154,11 @@ void PrintResult(const std::string& in, const std::string& out_path, const Rewri
   const WriterOptions& s = r.settings;
   if (json) {
     out << fmt::format(
-        "{{\"input\":{},\"output\":{},\"cells\":{},\"meta_blocks\":{},\"input_bytes\":{},"
+        "{{\"kind\":\"rewrite\",\"path\":{},\"input\":{},\"output\":{},\"cells\":{},\"meta_blocks\":{},\"input_bytes\":{},"
         "\"output_bytes\":{},\"data_blocks\":{},\"compression\":{},\"encoding\":{},\"bloom\":{},"
         "\"block_size\":{},\"checksum\":{},\"write_seconds\":{:.3f},\"verify_seconds\":{:.3f},"
         "\"verified\":true}}\n",
-        Json(in), Json(out_path), r.cells, r.meta_blocks, r.input_size, r.output_size,
+        Json(in), Json(in), Json(out_path), r.cells, r.meta_blocks, r.input_size, r.output_size,
         r.output_data_blocks, Json(std::string(CompressionName(s.compression))),
         Json(std::string(DataBlockEncodingName(s.encoding))),
         Json(std::string(BloomTypeName(s.bloom_type))), s.block_size,
@@ -311,10 +311,11 @@ int RunCompare(const RewriteFlags& f, const CompareLists& lists, std::ostream& o
       const auto& c = row.candidate;
       if (f.json) {
         out << fmt::format(
-            "{{\"input\":{},\"compression\":{},\"level\":{},\"encoding\":{},"
+            "{{\"kind\":\"compare\",\"path\":{},\"input\":{},\"compression\":{},"
+            "\"level\":{},\"encoding\":{},"
             "\"block_size\":{},\"size\":{},\"ratio\":{:.3f},\"write_mb_s\":{:.1f},"
             "\"read_mb_s\":{:.1f}}}\n",
-            Json(in), Json(std::string(CompressionName(c.compression))),
+            Json(in), Json(in), Json(std::string(CompressionName(c.compression))),
             c.level ? std::to_string(c.level) : "null",
             Json(std::string(DataBlockEncodingName(c.encoding))), c.block_size, row.output_size,
             row.ratio, row.write_mb_s, row.read_mb_s);

@@ -58,8 +58,9 @@ int RunFileSplit(const std::string& file, const std::vector<std::string>& bounda
       outs += fmt::format("{}{{\"range\":{},\"path\":{},\"cells\":{},\"file_size\":{}{}}}",
                           outs.empty() ? "" : ",", x.range, Json(x.path), x.cells, x.file_size,
                           regions.empty() ? "" : ",\"region\":" + Json(regions[x.range]));
-    out << fmt::format("{{\"kind\":\"file\",\"input\":{},\"cells\":{},\"outputs\":[{}]}}\n",
-                       Json(file), r.cells, outs);
+    out << fmt::format(
+        "{{\"kind\":\"file\",\"path\":{},\"input\":{},\"cells\":{},\"outputs\":[{}]}}\n",
+        Json(file), Json(file), r.cells, outs);
   } else {
     out << fmt::format("{}: {} cells -> {} file(s)\n", file, r.cells, r.outputs.size());
     for (const auto& x : r.outputs) {
@@ -329,9 +330,9 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
                                              f.cells[0], f.cells[1])
                                : "");
     }
-    out << fmt::format("{{\"kind\":\"region\",\"dry_run\":{},{},\"compacted\":{},"
+    out << fmt::format("{{\"kind\":\"region\",\"path\":{},\"dry_run\":{},{},\"compacted\":{},"
                        "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
-                       dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
+                       Json(path), dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
                        JsonList(rep.recovered), rep.seconds);
   } else {
     for (const auto& r : rep.recovered) out << r << "\n";

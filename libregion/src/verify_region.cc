@@ -322,6 +322,7 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
   RegionVerifyReport report;
   report.path = set.path;
   report.kind = set.kind;
+  if (set.table) report.table = set.table->ToString();
   report.regions = set.regions.size();
   // The summary's family check looks at first and last keys only; CheckCells reads every cell.
   RegionSetSummary summary =
@@ -382,6 +383,9 @@ void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool q
   if (json) {
     std::string j = fmt::format("{{\"kind\":\"{}\",\"path\":", RegionSetKindName(report.kind));
     AppendJsonString(&j, report.path);
+    j += ",\"table\":";
+    if (report.table.empty()) j += "null";
+    else AppendJsonString(&j, report.table);
     j += fmt::format(",\"clean\":{},\"errors\":{},\"warnings\":{},\"regions\":{},"
                      "\"store_files\":{},\"files\":[",
                      report.clean(), report.errors, report.warnings, report.regions,

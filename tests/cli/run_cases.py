@@ -21,7 +21,7 @@ a comment line:
                                       it must exit 0 (e.g. nothing was written)
 
 Variables ($NAME or ${NAME}) in setup, run and patterns: TMP (a fresh directory per case, also
-the working directory), BIN, TESTDATA, SHARED, VERSION, MISSING ($TMP/no-such-file), and the
+the working directory), BIN, TESTDATA, SHARED, VERSION, SRC (the source tree), MISSING ($TMP/no-such-file), and the
 inputs made once per run: PNG (a 1x1 PNG), EMPTY (0 bytes), RANDOM (64 KiB of seeded random
 bytes), SHORT (10 bytes of text), GOOD (testdata/hbase/none-diff-row-crc32c-notags.hfile),
 TRUNCATED (GOOD without its last 100 bytes), FLIPPED (GOOD with one data block byte flipped).
@@ -118,7 +118,9 @@ def main():
     try:
         inputs = os.path.join(root, "inputs")
         os.mkdir(inputs)
-        base = {"BIN": bin_dir, "TESTDATA": testdata, "SHARED": shared, "VERSION": version}
+        src = os.path.dirname(os.path.dirname(os.path.dirname(cases_dir)))  # tests/cli/cases
+        base = {"BIN": bin_dir, "TESTDATA": testdata, "SHARED": shared, "VERSION": version,
+                "SRC": src}
         base.update(make_inputs(inputs, testdata))
         files = sorted(f for f in os.listdir(cases_dir) if f.endswith(".txt"))
         n = 0
