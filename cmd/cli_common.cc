@@ -172,9 +172,9 @@ Result<std::string> ParseBytesArg(const std::string& text, bool hex) {
 
 Result<std::string> LocalPathArg(const std::string& arg) {
   // Only the file systems' own schemes: other URIs (http://...) are common row keys.
-  static constexpr const char* kRemote[] = {"hdfs", "viewfs", "webhdfs", "s3", "s3a", "s3n",
-                                            "gs", "wasb", "wasbs", "abfs", "abfss", "o3fs",
-                                            "ofs", "alluxio", "maprfs"};
+  static constexpr const char* kRemote[] = {"hdfs",  "viewfs", "webhdfs", "s3",      "s3a",
+                                            "s3n",   "gs",     "wasb",    "wasbs",   "abfs",
+                                            "abfss", "o3fs",   "ofs",     "alluxio", "maprfs"};
   const size_t colon = arg.find("://");
   if (colon == std::string::npos) {
     if (arg.rfind("file:/", 0) == 0) return arg.substr(5);  // file:/x

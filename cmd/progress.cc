@@ -90,8 +90,10 @@ void Progress::Draw(std::chrono::steady_clock::time_point now) {
   std::string line = phase_;
   // The fraction done: by bytes when the phase's bytes are known, else by cells.
   double frac = -1;
-  if (total_bytes_) frac = std::min(1.0, static_cast<double>(bytes_) / total_bytes_);
-  else if (total_cells_) frac = std::min(1.0, static_cast<double>(cells_) / total_cells_);
+  if (total_bytes_)
+    frac = std::min(1.0, static_cast<double>(bytes_) / total_bytes_);
+  else if (total_cells_)
+    frac = std::min(1.0, static_cast<double>(cells_) / total_cells_);
   if (frac >= 0) line += fmt::format(" {:.0f}%", 100 * frac);
   std::vector<std::string> parts;
   if (total_bytes_) {

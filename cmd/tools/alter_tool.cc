@@ -156,8 +156,7 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
 
 }  // namespace
 
-int RunAlterTool(int argc, const char* const* argv, std::ostream& out_arg,
-                 std::ostream& err) {
+int RunAlterTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Alter a table offline as HBase's alter + major_compact would: the new "
                "descriptor, and every store whose files the change affects rewritten at once.",
                kTool};

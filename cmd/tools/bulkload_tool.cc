@@ -122,18 +122,16 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
       "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"
       "\"files\":[{}],\"bytes\":{},\"completed_by_recovery\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
-      Json(o.table_dir), Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run,
-      s.ok(), s.ok() ? "null" : Json(s.ToString()),
-      regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons,
-      r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written,
-      r.completed_by_recovery,
-      o.memory_bytes, r.sort_runs, r.sort_spilled_bytes, r.seconds);
+      Json(o.table_dir), Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run, s.ok(),
+      s.ok() ? "null" : Json(s.ToString()), regions, split_rows, r.parse.lines, r.parse.records,
+      r.parse.bad_lines, reasons, r.cells_sorted, r.duplicates_dropped, r.cells_written, files,
+      r.bytes_written, r.completed_by_recovery, o.memory_bytes, r.sort_runs, r.sort_spilled_bytes,
+      r.seconds);
 }
 
 }  // namespace
 
-int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg,
-                    std::ostream& err) {
+int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Turn delimited text (TSV as ImportTsv reads it, CSV, JSON lines) into sorted "
                "HFiles, one per region per family of a table, offline, for completebulkload.",
                kTool};
@@ -286,8 +284,10 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg,
     o.progress = [&](const region::BulkLoadProgress& p) {
       if (p.phase != phase) {
         phase = p.phase;
-        if (phase == "parse") progress.Phase("parsing", p.input_bytes);
-        else progress.Phase("writing", 0, p.total_cells);
+        if (phase == "parse")
+          progress.Phase("parsing", p.input_bytes);
+        else
+          progress.Phase("writing", 0, p.total_cells);
       }
       progress.Update(p.phase == "parse" ? p.bytes_read : 0, p.cells);
     };

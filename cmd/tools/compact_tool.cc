@@ -110,25 +110,25 @@ void PrintJson(const CompactionPlan& plan, const std::string& path, const Compac
         "\"archived\":{},\"deleted\":{},\"out_of_range\":{},\"committed\":{},\"error\":{},"
         "\"seconds\":{:.3f}}}",
         stores.empty() ? "" : ",", Json(plan.table_dir + "/" + s.region + "/" + s.family), table,
-        Json(s.region), Json(s.family),
-        s.skipped.empty() ? "null" : Json(s.skipped), s.all_files, s.major, JsonList(s.inputs),
-        JsonList(s.expired), s.output.empty() ? "null" : Json(s.output), st.input_cells,
-        st.output_cells, st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl,
-        st.dropped_deleted, st.dropped_delete_markers, st.zeroed_sequence_ids, s.bytes_in,
-        s.bytes_out, s.archived, s.deleted, s.out_of_range, s.skipped.empty() && !dry_run && s.committed,
+        Json(s.region), Json(s.family), s.skipped.empty() ? "null" : Json(s.skipped), s.all_files,
+        s.major, JsonList(s.inputs), JsonList(s.expired),
+        s.output.empty() ? "null" : Json(s.output), st.input_cells, st.output_cells,
+        st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl, st.dropped_deleted,
+        st.dropped_delete_markers, st.zeroed_sequence_ids, s.bytes_in, s.bytes_out, s.archived,
+        s.deleted, s.out_of_range, s.skipped.empty() && !dry_run && s.committed,
         s.status.ok() ? "null" : Json(s.status.ToString()), s.seconds);
   }
   out << fmt::format(
       "{{\"kind\":\"compact\",\"path\":{},\"table\":{},\"dry_run\":{},\"files\":{},"
-      "\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},\"bytes_out\":{},\"seconds\":{:.3f},\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
+      "\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},\"bytes_out\":{},\"seconds\":{:.3f},"
+      "\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
       Json(path), table, dry_run, files, cin, cout_, bin, bout, rep.seconds, JsonList(rep.refused),
       JsonList(rep.recovered), stores);
 }
 
 }  // namespace
 
-int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg,
-                   std::ostream& err) {
+int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Compact the store files of a table, region or family directory offline, as "
                "HBase's own compaction would, committing crash-safely.",
                "hfile-compact"};

@@ -50,18 +50,15 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
       "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f},"
       "\"estimated_seconds\":{}}}\n",
       Json(p.target.table_dir), Json(p.before.name().ToString()), Json(p.target.table_dir),
-      Json(o.from), Json(o.to),
-      o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
-      r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in,
-      r.files_out, r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,
-      p.refused.size(), r.seconds,
-      o.dry_run ? fmt::format("{:.1f}", r.estimated_seconds) : "null");
+      Json(o.from), Json(o.to), o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
+      r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in, r.files_out,
+      r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,
+      p.refused.size(), r.seconds, o.dry_run ? fmt::format("{:.1f}", r.estimated_seconds) : "null");
 }
 
 }  // namespace
 
-int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out_arg,
-                      std::ostream& err) {
+int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Copy a column family under a new name, offline, keeping every cell, version, "
                "delete marker, tag, sequence id and store-file structure (HBase has no rename).",
                kTool};

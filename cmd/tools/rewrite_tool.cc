@@ -60,8 +60,8 @@ CLI::Validator BlockSize() {
         uint64_t v = 0;
         const char* end = digits.data() + digits.size();
         auto [p, ec] = std::from_chars(digits.data(), end, v);
-        if (digits.empty() || ec != std::errc() || p != end || v > (16 << 20) ||
-            v * unit < 1024 || v * unit > (16 << 20)) {
+        if (digits.empty() || ec != std::errc() || p != end || v > (16 << 20) || v * unit < 1024 ||
+            v * unit > (16 << 20)) {
           return text + " is not an integer in 1024..16777216";
         }
         text = std::to_string(v * unit);
@@ -154,7 +154,8 @@ void PrintResult(const std::string& in, const std::string& out_path, const Rewri
   const WriterOptions& s = r.settings;
   if (json) {
     out << fmt::format(
-        "{{\"kind\":\"rewrite\",\"path\":{},\"input\":{},\"output\":{},\"cells\":{},\"meta_blocks\":{},\"input_bytes\":{},"
+        "{{\"kind\":\"rewrite\",\"path\":{},\"input\":{},\"output\":{},\"cells\":{},\"meta_"
+        "blocks\":{},\"input_bytes\":{},"
         "\"output_bytes\":{},\"data_blocks\":{},\"compression\":{},\"encoding\":{},\"bloom\":{},"
         "\"block_size\":{},\"checksum\":{},\"write_seconds\":{:.3f},\"verify_seconds\":{:.3f},"
         "\"verified\":true}}\n",
@@ -198,7 +199,8 @@ Status ParseCompareLists(const RewriteFlags& f, CompareLists* l) {
     if (!c) {
       return Status::InvalidArgument(fmt::format(
           "--compression {}: unknown codec; valid: NONE, GZ, SNAPPY, LZ4, ZSTD, BZIP2, LZO, LZMA, "
-          "BROTLI", name));
+          "BROTLI",
+          name));
     }
     l->codecs.push_back(*c);
   }
@@ -251,16 +253,18 @@ std::vector<CompareCandidate> Candidates(const CompareLists& l, const Reader& in
     auto range = LevelRange(c);
     if (!range || l.levels.empty()) {
       if (range == std::nullopt && !l.levels.empty())
-        notes->push_back(fmt::format("{} has no compression levels: one row, --level does not "
-                                     "apply", CompressionName(c)));
+        notes->push_back(
+            fmt::format("{} has no compression levels: one row, --level does not "
+                        "apply",
+                        CompressionName(c)));
       levels.push_back(0);
     } else {
       for (int level : l.levels) {
         if (level >= range->first && level <= range->second) {
           levels.push_back(level);
         } else {
-          notes->push_back(fmt::format("level {} skipped for {} ({})", level,
-                                       CompressionName(c), LevelsText(c)));
+          notes->push_back(fmt::format("level {} skipped for {} ({})", level, CompressionName(c),
+                                       LevelsText(c)));
         }
       }
     }
@@ -303,9 +307,8 @@ int RunCompare(const RewriteFlags& f, const CompareLists& lists, std::ostream& o
     if (!f.json) {
       out << fmt::format("{}: {} cells, {} unencoded bytes\n", in, rep.cells, rep.cell_bytes);
       for (const auto& n : notes) out << "note: " << n << "\n";
-      out << fmt::format("{:<8} {:>7} {:<13} {:>9} {:>12} {:>7} {:>10} {:>10}\n", "codec",
-                         "level", "encoding", "blocksize", "size", "ratio", "write MB/s",
-                         "read MB/s");
+      out << fmt::format("{:<8} {:>7} {:<13} {:>9} {:>12} {:>7} {:>10} {:>10}\n", "codec", "level",
+                         "encoding", "blocksize", "size", "ratio", "write MB/s", "read MB/s");
     }
     for (const auto& row : rep.rows) {
       const auto& c = row.candidate;
@@ -453,9 +456,8 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
         progress.Phase(phase, in_size, 0, label);
       };
       ro.progress = [&progress, in_size](uint64_t n, uint64_t total) {
-        progress.Update(total ? static_cast<uint64_t>(in_size * (static_cast<double>(n) / total))
-                              : in_size,
-                        n);
+        progress.Update(
+            total ? static_cast<uint64_t>(in_size * (static_cast<double>(n) / total)) : in_size, n);
       };
     }
     RewriteResult r;

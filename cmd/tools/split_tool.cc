@@ -306,7 +306,8 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
       progress.Update(0, cells_done = cells, label);
     };
     o.verify_progress = [&](const std::string& label, uint64_t cells) {
-      progress.Update(0, cells_done, fmt::format("{}: verifying the output, {} cells", label, cells));
+      progress.Update(0, cells_done,
+                      fmt::format("{}: verifying the output, {} cells", label, cells));
     };
   }
   Status s = region::RunRegionSplit(*plan, o, &rep);
@@ -330,10 +331,11 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
                                              f.cells[0], f.cells[1])
                                : "");
     }
-    out << fmt::format("{{\"kind\":\"region\",\"path\":{},\"dry_run\":{},{},\"compacted\":{},"
-                       "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
-                       Json(path), dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
-                       JsonList(rep.recovered), rep.seconds);
+    out << fmt::format(
+        "{{\"kind\":\"region\",\"path\":{},\"dry_run\":{},{},\"compacted\":{},"
+        "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
+        Json(path), dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
+        JsonList(rep.recovered), rep.seconds);
   } else {
     for (const auto& r : rep.recovered) out << r << "\n";
     for (const auto& c : rep.compacted) out << "  compacted " << c << "\n";

@@ -40,8 +40,8 @@ struct VerifyMeter {
   std::function<void(const Cell&)> ForFile(uint64_t entries, uint64_t size, uint64_t* reported) {
     return [this, entries, size, reported, n = uint64_t{0}](const Cell&) mutable {
       if ((++n & 0xFFF) != 0) return;
-      Add(entries ? static_cast<uint64_t>(size * std::min(1.0, double(n) / entries)) : 0,
-          0x1000, reported);
+      Add(entries ? static_cast<uint64_t>(size * std::min(1.0, double(n) / entries)) : 0, 0x1000,
+          reported);
     };
   }
   // Adds `new_cells`, and the file's bytes done up to `est`.
@@ -59,8 +59,7 @@ struct SetToCheck {
 };
 
 // Every table and snapshot under `root`, for --root alone or a root dir given as an argument.
-void OpenRoot(const std::string& root, std::ostream& err, int* code,
-              std::vector<SetToCheck>* out) {
+void OpenRoot(const std::string& root, std::ostream& err, int* code, std::vector<SetToCheck>* out) {
   auto fail = [&](const Status& s) {
     PrintError(err, kTool, s);
     *code = WorseExitCode(*code, ExitCodeFor(s));
@@ -76,8 +75,10 @@ void OpenRoot(const std::string& root, std::ostream& err, int* code,
     std::sort(names.begin(), names.end());
     for (const auto& name : names) {
       auto set = region::OpenSnapshotRegions(name);
-      if (set.ok()) out->push_back({std::move(set).value(), false});
-      else fail(set.status());
+      if (set.ok())
+        out->push_back({std::move(set).value(), false});
+      else
+        fail(set.status());
     }
     return;
   }
@@ -86,15 +87,19 @@ void OpenRoot(const std::string& root, std::ostream& err, int* code,
   if (!tables.ok()) return fail(tables.status());
   for (const auto& t : *tables) {
     auto set = region::OpenTableRegions(root, t.ToString());
-    if (set.ok()) out->push_back({std::move(set).value(), true});
-    else fail(set.status());
+    if (set.ok())
+      out->push_back({std::move(set).value(), true});
+    else
+      fail(set.status());
   }
   auto snapshots = dir->ListSnapshots();
   if (!snapshots.ok()) return fail(snapshots.status());
   for (const auto& name : *snapshots) {
     auto set = region::OpenSnapshotRegions(dir->SnapshotDirPath(name));
-    if (set.ok()) out->push_back({std::move(set).value(), false});
-    else fail(set.status());
+    if (set.ok())
+      out->push_back({std::move(set).value(), false});
+    else
+      fail(set.status());
   }
 }
 
@@ -112,8 +117,10 @@ void OpenDirArg(const std::string& path, std::ostream& err, int* code,
     return OpenRoot(path, err, code, out);
   if (std::filesystem::exists(std::filesystem::path(path) / ".snapshotinfo", ec)) {
     auto set = region::OpenSnapshotRegions(path);
-    if (set.ok()) out->push_back({std::move(set).value(), false});
-    else fail(set.status());
+    if (set.ok())
+      out->push_back({std::move(set).value(), false});
+    else
+      fail(set.status());
     return;
   }
   auto t = region::ResolveTarget(path);
@@ -181,8 +188,10 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
     std::vector<std::string> hfiles;
     for (const auto& f : files) {
       std::error_code ec;
-      if (std::filesystem::is_directory(f, ec)) OpenDirArg(f, err, &code, &sets);
-      else hfiles.push_back(f);
+      if (std::filesystem::is_directory(f, ec))
+        OpenDirArg(f, err, &code, &sets);
+      else
+        hfiles.push_back(f);
     }
     files = std::move(hfiles);
   }

@@ -384,8 +384,10 @@ void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool q
     std::string j = fmt::format("{{\"kind\":\"{}\",\"path\":", RegionSetKindName(report.kind));
     AppendJsonString(&j, report.path);
     j += ",\"table\":";
-    if (report.table.empty()) j += "null";
-    else AppendJsonString(&j, report.table);
+    if (report.table.empty())
+      j += "null";
+    else
+      AppendJsonString(&j, report.table);
     j += fmt::format(",\"clean\":{},\"errors\":{},\"warnings\":{},\"regions\":{},"
                      "\"store_files\":{},\"files\":[",
                      report.clean(), report.errors, report.warnings, report.regions,
