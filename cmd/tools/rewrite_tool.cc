@@ -284,9 +284,18 @@ std::string LevelCell(const CompareCandidate& c) {
 int RunCompare(const RewriteFlags& f, const CompareLists& lists, std::ostream& out,
                std::ostream& err) {
   int code = kExitOk;
+  Progress progress(err, kTool, f.progress);
   for (const auto& in : f.files) {
     CompareOptions co;
     co.sample_blocks = f.sample_blocks;
+    if (progress.enabled()) {
+      co.on_candidate = [&progress, &in](size_t i, size_t n, const CompareCandidate& c) {
+        progress.Phase(fmt::format("trying {} of {}:", i + 1, n), 0, 0,
+                       fmt::format("{} level {} {} {} ({})", CompressionName(c.compression),
+                                   LevelCell(c), DataBlockEncodingName(c.encoding),
+                                   c.block_size, in));
+      };
+    }
     std::vector<std::string> notes;
     if (!lists.empty()) {  // the combinations asked for
       auto reader = Reader::Open(in);
@@ -299,6 +308,7 @@ int RunCompare(const RewriteFlags& f, const CompareLists& lists, std::ostream& o
     }
     CompareReport rep;
     Status s = CompareRewrites(in, co, &rep);
+    progress.Clear();
     if (!s.ok()) {
       PrintError(err, "hfile-rewrite", s);
       code = WorseExitCode(code, ExitCodeFor(s));

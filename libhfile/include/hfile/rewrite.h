@@ -108,6 +108,8 @@ struct CompareOptions {
   std::vector<CompareCandidate> candidates;
   uint64_t sample_blocks = 0;  // 0: the whole file; else about this many input data blocks
   std::string tmp_dir;         // where trial files go (removed after); empty: next to the input
+  // Called before each combination is tried with (its index, how many there are, it).
+  std::function<void(size_t, size_t, const CompareCandidate&)> on_candidate;
 };
 
 struct CompareRow {
