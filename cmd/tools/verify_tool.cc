@@ -6,8 +6,11 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <ostream>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "cli_common.h"
 #include "progress.h"
@@ -51,6 +54,7 @@ struct VerifyMeter {
     progress.Update(b, cells += new_cells);
   }
 };
+
 // A region set to check, and whether hbase:meta under its root describes it (a table named
 // under a root).
 struct SetToCheck {
