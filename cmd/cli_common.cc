@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <signal.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <memory>
 #include <ostream>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "hfile/escape.h"
 
@@ -167,10 +170,53 @@ Result<std::string> ParseBytesArg(const std::string& text, bool hex) {
   return *bytes;
 }
 
+Result<std::string> LocalPathArg(const std::string& arg) {
+  // Only the file systems' own schemes: other URIs (http://...) are common row keys.
+  static constexpr const char* kRemote[] = {"hdfs",  "viewfs", "webhdfs", "s3",      "s3a",
+                                            "s3n",   "gs",     "wasb",    "wasbs",   "abfs",
+                                            "abfss", "o3fs",   "ofs",     "alluxio", "maprfs"};
+  const size_t colon = arg.find("://");
+  if (colon == std::string::npos) {
+    if (arg.rfind("file:/", 0) == 0) return arg.substr(5);  // file:/x
+    return arg;
+  }
+  const std::string scheme = arg.substr(0, colon);
+  if (scheme == "file") {
+    std::string rest = arg.substr(colon + 3);
+    if (rest.rfind("localhost/", 0) == 0) rest = rest.substr(9);
+    if (rest.empty() || rest[0] != '/') {
+      return Status::InvalidArgument(arg + ": a file:// URI names a local path (file:///x); " +
+                                     "another host's files cannot be read");
+    }
+    return rest;
+  }
+  for (const char* remote : kRemote) {
+    if (scheme == remote) {
+      return Status::InvalidArgument(fmt::format(
+          "{}: {}:// paths are not supported yet; copy the files locally (e.g. hdfs dfs -get "
+          "{} DIR) and give the local copy; see hfile(1), PATHS",
+          arg, scheme, arg));
+    }
+  }
+  return arg;
+}
+
 std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
                              std::ostream& err) {
+  // URIs to paths first (LocalPathArg), in every argument and NAME=VALUE.
+  std::vector<std::string> args(argv, argv + argc);
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string& a = args[i];
+    const size_t eq = a.find('=');
+    const bool has_value = eq != std::string::npos && a.find("://") > eq;
+    auto p = LocalPathArg(has_value ? a.substr(eq + 1) : a);
+    if (!p.ok()) return UsageError(err, app.get_name(), p.status().message());
+    a = has_value ? a.substr(0, eq + 1) + *p : *p;
+  }
+  std::vector<const char*> ptrs;
+  for (const auto& a : args) ptrs.push_back(a.c_str());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(ptrs.size()), ptrs.data());
   } catch (const CLI::CallForVersion& e) {
     out << e.what() << "\n";
     return kExitOk;

@@ -91,6 +91,12 @@ std::vector<std::string> RegionSetHFiles(const std::vector<region::RegionSet>& s
 // Parses a row/key given on the command line: hex when `hex`, else HBase's \xNN escapes.
 Result<std::string> ParseBytesArg(const std::string& text, bool hex);
 
+// An argument as a local path: "file:///x", "file://localhost/x" and "file:/x" (Hadoop's local
+// URIs, as found in HBase's logs and configuration) are /x; anything else but a remote file
+// system's URI (hdfs://, s3a://, ...: InvalidArgument saying so) is returned as it is.
+// ParseArgs applies it to every argument, and to the value of --opt=VALUE and NAME=VALUE.
+Result<std::string> LocalPathArg(const std::string& arg);
+
 // Parses argv into `app`. nullopt: go on. Otherwise the exit code to return at once: 0 after
 // printing --help or --version on out, kExitUsage after printing the parse error on err as
 // UsageError does (the tool's name is app's name).

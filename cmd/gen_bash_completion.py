@@ -18,9 +18,10 @@ bin_dir, out_path = sys.argv[1], sys.argv[2]
 tools = sorted(sys.argv[3:] or (t[len("hfile-"):] for t in os.listdir(bin_dir)
                if t.startswith("hfile-") and os.access(os.path.join(bin_dir, t), os.X_OK)))
 
-# CLI11's help: "  --name TYPE   description" (TYPE absent for a flag), "-x,--name ...".
+# CLI11's help: "  --name TYPE   description" (TYPE absent for a flag; "TYPE ..." for a
+# list), "-x,--name ...".
 OPTION_LINE = re.compile(
-    r"^\s+((?:-\w, ?)?--[\w-]+(?:, ?-\w)?)((?: [A-Z]+(?::\S+)?(?=\s|$))*)\s*(.*)$")
+    r"^\s+((?:-\w, ?)?--[\w-]+(?:, ?-\w)?)((?: [A-Z]+(?::\S+)?(?=\s|$))*)(?: \.\.\.)?\s*(.*)$")
 CHOICES = re.compile(r"^([A-Z0-9_]+(?:\|[A-Z0-9_]+)+)\b")
 
 

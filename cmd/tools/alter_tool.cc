@@ -33,6 +33,7 @@ struct AlterFlags {
   bool delete_dropped = false, json = false;
   std::optional<int64_t> now;
   std::string crash_at;
+  ProgressFlags progress;
 };
 
 std::string Json(const std::string& s) {
@@ -143,11 +144,11 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
     cin += st.stats.input_cells, cout_ += st.stats.output_cells;
   }
   out << fmt::format(
-      "{{\"kind\":\"alter\",\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
+      "{{\"kind\":\"alter\",\"path\":{},\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
       "\"error\":{},\"descriptor\":{},\"families\":[{}],\"rewritten_stores\":{},"
       "\"committed_stores\":{},\"bytes_in\":{},\"bytes_out\":{},\"cells_in\":{},"
       "\"cells_out\":{},\"refused\":{},\"seconds\":{:.3f}}}\n",
-      Json(p.after.name().ToString()), Json(p.table_dir), dry_run, s.ok(),
+      Json(p.table_dir), Json(p.after.name().ToString()), Json(p.table_dir), dry_run, s.ok(),
       s.ok() ? "null" : Json(s.ToString()),
       rep.descriptor_path.empty() ? "null" : Json(rep.descriptor_path), fams, stores, committed,
       bin, bout, cin, cout_, p.refused.size(), rep.seconds);
@@ -155,7 +156,7 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
 
 }  // namespace
 
-int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int RunAlterTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Alter a table offline as HBase's alter + major_compact would: the new "
                "descriptor, and every store whose files the change affects rewritten at once.",
                kTool};
@@ -184,8 +185,10 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
                "Delete a dropped family's files instead of archiving them");
   app.add_option("--now", f.now, "Current time in ms since the epoch for TTL decisions");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
+  AddProgressFlags(app, &f.progress);
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  std::ostream& out = f.progress.quiet && !f.json ? NullStream() : out_arg;
   if (f.args.size() > 2) return UsageError(err, kTool, "give ROOT or TABLE_DIR, then the statement");
   if (f.now && *f.now < 0) return UsageError(err, kTool, "--now must be >= 0");
   const std::string path = f.args[0];
@@ -227,16 +230,21 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   o.compaction.checkpoint = CrashAtCheckpoint(crash);
   auto plan = region::PlanAlter(table_dir, *after, o);
   if (!plan.ok()) return ReportError(err, kTool, plan.status());
-  StoreProgress meter(err, f.dry_run ? "merging" : "rewriting");
-  if (StderrIsTerminal() && !f.json) {
+  Progress progress(err, kTool, f.progress);
+  StoreProgress meter(progress, f.dry_run ? "merging" : "rewriting");
+  if (progress.enabled()) {
     for (const auto& fam : plan->families)
       if (fam.rewrite && o.compact)
         for (const auto& [label, bytes] : fam.stores) meter.AddStore(label, bytes);
     o.compaction.progress = [&meter](const std::string& label, uint64_t n, uint64_t total) {
       meter.OnStore(label, n, total);
     };
+    o.compaction.verify_progress = [&meter](const std::string& label, uint64_t n) {
+      meter.OnVerify(label, n);
+    };
   }
   if (!f.json) PrintPlan(*plan, f.dry_run, out);
+  if (progress.enabled()) meter.Start();
   region::AlterReport rep;
   if (!f.dry_run) o.compaction.cancel = InstallInterruptHandlers();
   Status s = region::RunAlter(*plan, o, &rep);

@@ -11,6 +11,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "region/bulkload.h"
 #include "region/cell_sorter.h"
@@ -115,60 +116,29 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
   for (const auto& row : r.split_rows)
     split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
   return fmt::format(
-      "{{\"kind\":\"bulkload\",\"table\":{},\"out\":{},\"into\":{},\"dry_run\":{},\"ok\":{},\"error\":{},"
+      "{{\"kind\":\"bulkload\",\"path\":{},\"table\":{},\"out\":{},\"into\":{},"
+      "\"dry_run\":{},\"ok\":{},\"error\":{},"
       "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
       "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"
       "\"files\":[{}],\"bytes\":{},\"completed_by_recovery\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
-      Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
-      regions, split_rows, r.parse.lines, r.parse.records, r.parse.bad_lines, reasons,
-      r.cells_sorted, r.duplicates_dropped, r.cells_written, files, r.bytes_written,
-      r.completed_by_recovery,
-      o.memory_bytes, r.sort_runs, r.sort_spilled_bytes, r.seconds);
+      Json(o.table_dir), Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run, s.ok(),
+      s.ok() ? "null" : Json(s.ToString()), regions, split_rows, r.parse.lines, r.parse.records,
+      r.parse.bad_lines, reasons, r.cells_sorted, r.duplicates_dropped, r.cells_written, files,
+      r.bytes_written, r.completed_by_recovery, o.memory_bytes, r.sort_runs, r.sort_spilled_bytes,
+      r.seconds);
 }
-
-// "parsing 45% (12.0 of 27.0 MB), 1234567 cells" on a terminal, redrawn at most 10 times/s.
-class Progress {
- public:
-  explicit Progress(std::ostream& err) : err_(err) {}
-  void Update(const region::BulkLoadProgress& p) {
-    auto now = std::chrono::steady_clock::now();
-    if (now - last_ < std::chrono::milliseconds(100)) return;
-    last_ = now;
-    std::string line;
-    if (p.phase == "parse") {
-      line = p.input_bytes > 0
-                 ? fmt::format("parsing {:.1f} MB of {:.1f} MB, {} cells", p.bytes_read / 1e6,
-                               p.input_bytes / 1e6, p.cells)
-                 : fmt::format("parsing {:.1f} MB, {} cells", p.bytes_read / 1e6, p.cells);
-    } else {
-      line = fmt::format("writing {}% ({} of {} cells)",
-                         p.total_cells ? p.cells * 100 / p.total_cells : 100, p.cells,
-                         p.total_cells);
-    }
-    err_ << "\r" << line << "\033[K" << std::flush;
-    drawn_ = true;
-  }
-  void Clear() {
-    if (drawn_) err_ << "\r\033[K" << std::flush;
-    drawn_ = false;
-  }
-
- private:
-  std::ostream& err_;
-  std::chrono::steady_clock::time_point last_{};
-  bool drawn_ = false;
-};
 
 }  // namespace
 
-int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Turn delimited text (TSV as ImportTsv reads it, CSV, JSON lines) into sorted "
                "HFiles, one per region per family of a table, offline, for completebulkload.",
                kTool};
   AddStandardFlags(app);
   std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, splits, crash_at;
-  bool dry_run = false, json = false, no_progress = false, into = false, force = false;
+  bool dry_run = false, json = false, into = false, force = false;
+  ProgressFlags progress_flags;
   std::optional<int64_t> now;
   size_t create_splits = 0;
   app.add_option("--table", table,
@@ -198,7 +168,7 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
                                "BULKLOAD_TIMESTAMP)")
       ->check(IntegerIn(1, INT64_MAX));
   app.add_flag("--json", json, "Print a JSON summary instead of text");
-  app.add_flag("--no-progress", no_progress, "No progress line on a terminal");
+  AddProgressFlags(app, &progress_flags);
   app.add_option("--crash-at", crash_at)->group("");  // hidden: crash-safety tests
   app.allow_extras();
   app.footer(
@@ -217,7 +187,8 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
       "raw|escaped|hex\n"
       "  --ttl-format auto|raw|decimal  --csv-header auto|use|skip|none  --max-line-bytes N\n"
       "Inputs: files (gzip, bzip2, xz, zstd read transparently), or - for stdin (the default).");
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  std::ostream& out = progress_flags.quiet && !json ? NullStream() : out_arg;
 
   auto im = region::ParseImportArgs(app.remaining());
   if (!im.ok()) return UsageError(err, kTool, im.status().message());
@@ -290,8 +261,8 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
   if (!json) PrintPlan(*plan, o, out);
 
   size_t bad_printed = 0;
-  Progress progress(err);
-  const bool show_progress = !no_progress && StderrIsTerminal();
+  Progress progress(err, kTool, progress_flags);
+  const bool show_progress = progress.enabled();
   o.on_bad_line = [&](const region::BadLine& b) {
     if (bad_printed++ >= kMaxBadLinesPrinted) {
       if (bad_printed == kMaxBadLinesPrinted + 1)
@@ -303,7 +274,24 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::o
         << b.ToString() << "\n";
     if (o.import.log_bad_lines) err << "  " << b.text << "\n";
   };
-  if (show_progress) o.progress = [&](const region::BulkLoadProgress& p) { progress.Update(p); };
+  // Two phases: parsing (input bytes read, cells added), then writing (cells written).
+  std::string phase;
+  if (show_progress) {
+    uint64_t input_bytes = 0;
+    for (const auto& [name, size] : plan->inputs) input_bytes += size;
+    progress.Phase("parsing", input_bytes);
+    phase = "parse";
+    o.progress = [&](const region::BulkLoadProgress& p) {
+      if (p.phase != phase) {
+        phase = p.phase;
+        if (phase == "parse")
+          progress.Phase("parsing", p.input_bytes);
+        else
+          progress.Phase("writing", 0, p.total_cells);
+      }
+      progress.Update(p.phase == "parse" ? p.bytes_read : 0, p.cells);
+    };
+  }
   o.cancel = InstallInterruptHandlers();
   std::string crash = crash_at;
   if (crash.empty())

@@ -30,6 +30,7 @@ struct CompactFlags {
   std::vector<std::string> families;
   std::optional<int64_t> now;
   std::string crash_at;  // hidden: kill -9 ourselves at the Nth checkpoint or a named one
+  ProgressFlags progress;
 };
 
 std::string Json(const std::string& s) {
@@ -89,7 +90,11 @@ void PrintStore(const StoreResult& s, bool dry_run, std::ostream& out) {
   for (const auto& e : s.expired) out << "    expired " << e << "\n";
 }
 
-void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
+// Every record names what it is about: the run ("compact", the target and its table) and each
+// store ("store", its family dir, region, family).
+void PrintJson(const CompactionPlan& plan, const std::string& path, const CompactReport& rep,
+               bool dry_run, std::ostream& out) {
+  const std::string table = Json(plan.table.ToString());
   uint64_t files = 0, cin = 0, cout_ = 0, bin = 0, bout = 0;
   std::string stores;
   for (const auto& s : rep.stores) {
@@ -97,30 +102,33 @@ void PrintJson(const CompactReport& rep, bool dry_run, std::ostream& out) {
     files += s.inputs.size() + s.expired.size();
     cin += st.input_cells, cout_ += st.output_cells, bin += s.bytes_in, bout += s.bytes_out;
     stores += fmt::format(
-        "{}{{\"region\":{},\"family\":{},\"skipped\":{},\"all_files\":{},\"major\":{},"
+        "{}{{\"kind\":\"store\",\"path\":{},\"table\":{},\"region\":{},\"family\":{},"
+        "\"skipped\":{},\"all_files\":{},\"major\":{},"
         "\"inputs\":{},\"expired\":{},\"output\":{},\"cells_in\":{},\"cells_out\":{},"
         "\"dropped\":{{\"versions\":{},\"ttl\":{},\"cell_ttl\":{},\"deleted\":{},"
         "\"delete_markers\":{}}},\"zeroed_sequence_ids\":{},\"bytes_in\":{},\"bytes_out\":{},"
         "\"archived\":{},\"deleted\":{},\"out_of_range\":{},\"committed\":{},\"error\":{},"
         "\"seconds\":{:.3f}}}",
-        stores.empty() ? "" : ",", Json(s.region), Json(s.family),
-        s.skipped.empty() ? "null" : Json(s.skipped), s.all_files, s.major, JsonList(s.inputs),
-        JsonList(s.expired), s.output.empty() ? "null" : Json(s.output), st.input_cells,
-        st.output_cells, st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl,
-        st.dropped_deleted, st.dropped_delete_markers, st.zeroed_sequence_ids, s.bytes_in,
-        s.bytes_out, s.archived, s.deleted, s.out_of_range, s.skipped.empty() && !dry_run && s.committed,
+        stores.empty() ? "" : ",", Json(plan.table_dir + "/" + s.region + "/" + s.family), table,
+        Json(s.region), Json(s.family), s.skipped.empty() ? "null" : Json(s.skipped), s.all_files,
+        s.major, JsonList(s.inputs), JsonList(s.expired),
+        s.output.empty() ? "null" : Json(s.output), st.input_cells, st.output_cells,
+        st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl, st.dropped_deleted,
+        st.dropped_delete_markers, st.zeroed_sequence_ids, s.bytes_in, s.bytes_out, s.archived,
+        s.deleted, s.out_of_range, s.skipped.empty() && !dry_run && s.committed,
         s.status.ok() ? "null" : Json(s.status.ToString()), s.seconds);
   }
   out << fmt::format(
-      "{{\"dry_run\":{},\"files\":{},\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},"
-      "\"bytes_out\":{},\"seconds\":{:.3f},\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
-      dry_run, files, cin, cout_, bin, bout, rep.seconds, JsonList(rep.refused),
+      "{{\"kind\":\"compact\",\"path\":{},\"table\":{},\"dry_run\":{},\"files\":{},"
+      "\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},\"bytes_out\":{},\"seconds\":{:.3f},"
+      "\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
+      Json(path), table, dry_run, files, cin, cout_, bin, bout, rep.seconds, JsonList(rep.refused),
       JsonList(rep.recovered), stores);
 }
 
 }  // namespace
 
-int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Compact the store files of a table, region or family directory offline, as "
                "HBase's own compaction would, committing crash-safely.",
                "hfile-compact"};
@@ -151,8 +159,10 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
                "Skip the full verification of each input store file (the cheap trailer/block "
                "checks, cell counts, family and range checks still run)");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
+  AddProgressFlags(app, &f.progress);
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  std::ostream& out = f.progress.quiet && !f.json ? NullStream() : out_arg;
   f.path = target[0];
   if (target.size() > 1 || region::IsRootDir(target[0])) {
     size_t used = 0;
@@ -185,9 +195,9 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
     PrintError(err, "hfile-compact", plan.status());
     return ExitCodeFor(plan.status());
   }
-  const bool progress = StderrIsTerminal();
-  StoreProgress meter(err, f.dry_run ? "merging" : "compacting");
-  if (progress) {
+  Progress progress(err, "hfile-compact", f.progress);
+  StoreProgress meter(progress, f.dry_run ? "merging" : "compacting");
+  if (progress.enabled()) {
     for (const auto& r : plan->regions)
       for (const auto& st : r.stores) {
         uint64_t bytes = 0;
@@ -197,14 +207,18 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out, std::os
     o.progress = [&meter](const std::string& label, uint64_t n, uint64_t total) {
       meter.OnStore(label, n, total);
     };
+    o.verify_progress = [&meter](const std::string& label, uint64_t n) {
+      meter.OnVerify(label, n);
+    };
   }
   if (!f.json) PrintPlan(*plan, out);
+  if (progress.enabled()) meter.Start();
   CompactReport rep;
   if (!f.dry_run) o.cancel = InstallInterruptHandlers();
   Status s = region::Compact(*plan, o, &rep);
-  if (progress) meter.Clear();
+  meter.Clear();
   if (f.json) {
-    PrintJson(rep, f.dry_run, out);
+    PrintJson(*plan, f.path, rep, f.dry_run, out);
   } else {
     for (const auto& r : rep.recovered) out << r << "\n";
     for (const auto& st : rep.stores) PrintStore(st, f.dry_run, out);

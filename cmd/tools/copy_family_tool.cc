@@ -26,6 +26,7 @@ struct CopyFlags {
   bool force = false, trust_inputs = false, json = false;
   std::optional<int64_t> now;
   std::string crash_at;
+  ProgressFlags progress;
 };
 
 std::string Json(const std::string& s) {
@@ -43,22 +44,21 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
                          Json(f.input.name.name), f.bytes);
   }
   out << fmt::format(
-      "{{\"kind\":\"copy-family\",\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
+      "{{\"kind\":\"copy-family\",\"path\":{},\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
       "\"dry_run\":{},\"ok\":{},\"error\":{},\"descriptor\":{},\"files\":[{}],\"files_in\":{},"
       "\"files_out\":{},\"cells\":{},\"bytes_in\":{},\"bytes_out\":{},\"verified\":{},"
       "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f},"
       "\"estimated_seconds\":{}}}\n",
-      Json(p.before.name().ToString()), Json(p.target.table_dir), Json(o.from), Json(o.to),
-      o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
-      r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in,
-      r.files_out, r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,
-      p.refused.size(), r.seconds,
-      o.dry_run ? fmt::format("{:.1f}", r.estimated_seconds) : "null");
+      Json(p.target.table_dir), Json(p.before.name().ToString()), Json(p.target.table_dir),
+      Json(o.from), Json(o.to), o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
+      r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in, r.files_out,
+      r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,
+      p.refused.size(), r.seconds, o.dry_run ? fmt::format("{:.1f}", r.estimated_seconds) : "null");
 }
 
 }  // namespace
 
-int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Copy a column family under a new name, offline, keeping every cell, version, "
                "delete marker, tag, sequence id and store-file structure (HBase has no rename).",
                kTool};
@@ -79,8 +79,10 @@ int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std:
                "Skip the full verification of each store file before it is copied");
   app.add_option("--now", f.now, "Current time in ms since the epoch (archive names, --compact)");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
+  AddProgressFlags(app, &f.progress);
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  std::ostream& out = f.progress.quiet && !f.json ? NullStream() : out_arg;
   if (f.now && *f.now < 0) return UsageError(err, kTool, "--now must be >= 0");
   if (f.args.size() < 3) return UsageError(err, kTool, "give the table, then OLD and NEW");
   if (std::error_code ec; !std::filesystem::is_directory(f.args[0], ec))
@@ -124,9 +126,11 @@ int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out, std:
                        plan->resume_drop ? " (finishing an interrupted --drop-old)" : "");
     for (const auto& s : plan->skipped) out << "  not copied: " << s << "\n";
   }
-  StoreProgress meter(err, f.dry_run ? "reading" : "copying");
-  if (StderrIsTerminal() && !f.json) {
+  Progress progress(err, kTool, f.progress);
+  StoreProgress meter(progress, f.dry_run ? "reading" : "copying");
+  if (progress.enabled()) {
     meter.AddStore("all", plan->bytes);
+    meter.Start();
     o.progress = [&meter](const std::string&, uint64_t n, uint64_t total) {
       meter.OnStore("all", n, total);
     };

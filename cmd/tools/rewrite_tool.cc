@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "hfile/rewrite.h"
 #include "hfile/temp_files.h"
@@ -22,8 +23,13 @@ struct RewriteFlags {
   std::string out_dir, compression, encoding, bloom, checksum;
   std::optional<int> level;
   std::optional<uint32_t> block_size;
+  // As given: one value each, or with --compare comma-separated lists (their cross product).
+  std::vector<std::string> compressions, encodings;
+  std::vector<int> levels;
+  std::vector<uint32_t> block_sizes;
   bool json = false, compare = false, in_place = false, trust_inputs = false;
   uint64_t sample_blocks = 0;
+  ProgressFlags progress;
 };
 
 constexpr const char* kTool = "hfile-rewrite";
@@ -40,6 +46,28 @@ std::optional<std::pair<int, int>> LevelRange(Compression c) {
     case Compression::kBrotli: return std::pair{1, 11};
     default: return std::nullopt;
   }
+}
+
+// --blocksize values: bytes, or with a K or M suffix (16K, 1M), in 1024..16777216.
+CLI::Validator BlockSize() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::string digits = text;
+        uint64_t unit = 1;
+        if (!digits.empty() && (digits.back() == 'K' || digits.back() == 'k')) unit = 1024;
+        if (!digits.empty() && (digits.back() == 'M' || digits.back() == 'm')) unit = 1 << 20;
+        if (unit > 1) digits.pop_back();
+        uint64_t v = 0;
+        const char* end = digits.data() + digits.size();
+        auto [p, ec] = std::from_chars(digits.data(), end, v);
+        if (digits.empty() || ec != std::errc() || p != end || v > (16 << 20) || v * unit < 1024 ||
+            v * unit > (16 << 20)) {
+          return text + " is not an integer in 1024..16777216";
+        }
+        text = std::to_string(v * unit);
+        return "";
+      },
+      "");
 }
 
 // Flag values -> RewriteOptions. InvalidArgument (a usage error) names the flag and what is
@@ -126,11 +154,12 @@ void PrintResult(const std::string& in, const std::string& out_path, const Rewri
   const WriterOptions& s = r.settings;
   if (json) {
     out << fmt::format(
-        "{{\"input\":{},\"output\":{},\"cells\":{},\"meta_blocks\":{},\"input_bytes\":{},"
+        "{{\"kind\":\"rewrite\",\"path\":{},\"input\":{},\"output\":{},\"cells\":{},\"meta_"
+        "blocks\":{},\"input_bytes\":{},"
         "\"output_bytes\":{},\"data_blocks\":{},\"compression\":{},\"encoding\":{},\"bloom\":{},"
         "\"block_size\":{},\"checksum\":{},\"write_seconds\":{:.3f},\"verify_seconds\":{:.3f},"
         "\"verified\":true}}\n",
-        Json(in), Json(out_path), r.cells, r.meta_blocks, r.input_size, r.output_size,
+        Json(in), Json(in), Json(out_path), r.cells, r.meta_blocks, r.input_size, r.output_size,
         r.output_data_blocks, Json(std::string(CompressionName(s.compression))),
         Json(std::string(DataBlockEncodingName(s.encoding))),
         Json(std::string(BloomTypeName(s.bloom_type))), s.block_size,
@@ -146,29 +175,140 @@ void PrintResult(const std::string& in, const std::string& out_path, const Rewri
   }
 }
 
-int RunCompare(const RewriteFlags& f, const RewriteOptions& ro, std::ostream& out,
+// --compare's lists, parsed; empty: the input's own (or, all empty, the library's default set).
+struct CompareLists {
+  std::vector<Compression> codecs;
+  std::vector<int> levels;
+  std::vector<DataBlockEncoding> encodings;
+  std::vector<uint32_t> block_sizes;
+  bool empty() const {
+    return codecs.empty() && levels.empty() && encodings.empty() && block_sizes.empty();
+  }
+};
+
+std::string LevelsText(Compression c) {
+  auto r = LevelRange(c);
+  return fmt::format("{} levels are {}..{}", CompressionName(c), r->first, r->second);
+}
+
+// The lists' names and levels, checked as a rewrite checks one value. A level that fits none of
+// the listed codecs is a usage error; one that fits only some is skipped for the others.
+Status ParseCompareLists(const RewriteFlags& f, CompareLists* l) {
+  for (const auto& name : f.compressions) {
+    auto c = ParseCompression(name);
+    if (!c) {
+      return Status::InvalidArgument(fmt::format(
+          "--compression {}: unknown codec; valid: NONE, GZ, SNAPPY, LZ4, ZSTD, BZIP2, LZO, LZMA, "
+          "BROTLI",
+          name));
+    }
+    l->codecs.push_back(*c);
+  }
+  for (const auto& name : f.encodings) {
+    auto e = ParseDataBlockEncoding(name);
+    if (!e || *e == DataBlockEncoding::kPrefixTree) {
+      return Status::InvalidArgument(fmt::format(
+          "--encoding {}: unknown encoding; valid: NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1",
+          name));
+    }
+    l->encodings.push_back(*e);
+  }
+  if (!f.levels.empty() && l->codecs.empty()) {
+    return Status::InvalidArgument("--level needs --compression (each codec has its own levels)");
+  }
+  for (int level : f.levels) {
+    std::string why;
+    bool fits = false;
+    for (Compression c : l->codecs) {
+      auto r = LevelRange(c);
+      if (r && level >= r->first && level <= r->second) fits = true;
+      if (r) why += (why.empty() ? "" : ", ") + LevelsText(c);
+    }
+    if (!fits) {
+      return Status::InvalidArgument(
+          why.empty() ? fmt::format("--level {}: none of the codecs has compression levels", level)
+                      : fmt::format("--level {}: {}", level, why));
+    }
+    l->levels.push_back(level);
+  }
+  l->block_sizes = f.block_sizes;
+  return Status::OK();
+}
+
+// The cross product for one input; `notes` says which levels did not apply where.
+std::vector<CompareCandidate> Candidates(const CompareLists& l, const Reader& in,
+                                         std::vector<std::string>* notes) {
+  std::vector<Compression> codecs = l.codecs;
+  if (codecs.empty()) codecs.push_back(in.trailer().compression());
+  std::vector<DataBlockEncoding> encodings = l.encodings;
+  if (encodings.empty()) encodings.push_back(in.data_block_encoding());
+  std::vector<uint32_t> sizes = l.block_sizes;
+  if (sizes.empty()) {
+    auto inferred = InferBlockSize(in);
+    sizes.push_back(inferred.ok() ? *inferred : 65536);
+  }
+  std::vector<CompareCandidate> out;
+  for (Compression c : codecs) {
+    std::vector<int> levels;
+    auto range = LevelRange(c);
+    if (!range || l.levels.empty()) {
+      if (range == std::nullopt && !l.levels.empty())
+        notes->push_back(
+            fmt::format("{} has no compression levels: one row, --level does not "
+                        "apply",
+                        CompressionName(c)));
+      levels.push_back(0);
+    } else {
+      for (int level : l.levels) {
+        if (level >= range->first && level <= range->second) {
+          levels.push_back(level);
+        } else {
+          notes->push_back(fmt::format("level {} skipped for {} ({})", level, CompressionName(c),
+                                       LevelsText(c)));
+        }
+      }
+    }
+    for (int level : levels)
+      for (DataBlockEncoding e : encodings)
+        for (uint32_t size : sizes) out.push_back({c, e, size, level});
+  }
+  return out;
+}
+
+// "3", "default" (0 on a codec with levels) or "-" (a codec without levels).
+std::string LevelCell(const CompareCandidate& c) {
+  if (!LevelRange(c.compression)) return "-";
+  return c.level ? std::to_string(c.level) : "default";
+}
+
+int RunCompare(const RewriteFlags& f, const CompareLists& lists, std::ostream& out,
                std::ostream& err) {
   int code = kExitOk;
+  Progress progress(err, kTool, f.progress);
   for (const auto& in : f.files) {
     CompareOptions co;
     co.sample_blocks = f.sample_blocks;
-    if (ro.compression || ro.encoding || ro.block_size) {  // one explicit combination
-      CompareCandidate c;
+    if (progress.enabled()) {
+      co.on_candidate = [&progress, &in](size_t i, size_t n, const CompareCandidate& c) {
+        progress.Phase(fmt::format("trying {} of {}:", i + 1, n), 0, 0,
+                       fmt::format("{} level {} {} {} ({})", CompressionName(c.compression),
+                                   LevelCell(c), DataBlockEncodingName(c.encoding),
+                                   c.block_size, in));
+      };
+    }
+    std::vector<std::string> notes;
+    if (!lists.empty()) {  // the combinations asked for
       auto reader = Reader::Open(in);
       if (!reader.ok()) {
         PrintError(err, "hfile-rewrite", reader.status());
         code = WorseExitCode(code, ExitCodeFor(reader.status()));
         continue;
       }
-      c.compression = ro.compression.value_or((*reader)->trailer().compression());
-      c.encoding = ro.encoding.value_or((*reader)->data_block_encoding());
-      c.block_size = ro.block_size.value_or(InferBlockSize(**reader).status().ok()
-                                                ? *InferBlockSize(**reader)
-                                                : 65536);
-      co.candidates.push_back(c);
+      co.candidates = Candidates(lists, **reader, &notes);
     }
     CompareReport rep;
     Status s = CompareRewrites(in, co, &rep);
+    progress.Clear();
     if (!s.ok()) {
       PrintError(err, "hfile-rewrite", s);
       code = WorseExitCode(code, ExitCodeFor(s));
@@ -176,23 +316,27 @@ int RunCompare(const RewriteFlags& f, const RewriteOptions& ro, std::ostream& ou
     }
     if (!f.json) {
       out << fmt::format("{}: {} cells, {} unencoded bytes\n", in, rep.cells, rep.cell_bytes);
-      out << fmt::format("{:<8} {:<13} {:>9} {:>12} {:>7} {:>10} {:>10}\n", "codec", "encoding",
-                         "blocksize", "size", "ratio", "write MB/s", "read MB/s");
+      for (const auto& n : notes) out << "note: " << n << "\n";
+      out << fmt::format("{:<8} {:>7} {:<13} {:>9} {:>12} {:>7} {:>10} {:>10}\n", "codec", "level",
+                         "encoding", "blocksize", "size", "ratio", "write MB/s", "read MB/s");
     }
     for (const auto& row : rep.rows) {
       const auto& c = row.candidate;
       if (f.json) {
         out << fmt::format(
-            "{{\"input\":{},\"compression\":{},\"encoding\":{},\"block_size\":{},\"size\":{},"
-            "\"ratio\":{:.3f},\"write_mb_s\":{:.1f},\"read_mb_s\":{:.1f}}}\n",
-            Json(in), Json(std::string(CompressionName(c.compression))),
+            "{{\"kind\":\"compare\",\"path\":{},\"input\":{},\"compression\":{},"
+            "\"level\":{},\"encoding\":{},"
+            "\"block_size\":{},\"size\":{},\"ratio\":{:.3f},\"write_mb_s\":{:.1f},"
+            "\"read_mb_s\":{:.1f}}}\n",
+            Json(in), Json(in), Json(std::string(CompressionName(c.compression))),
+            c.level ? std::to_string(c.level) : "null",
             Json(std::string(DataBlockEncodingName(c.encoding))), c.block_size, row.output_size,
             row.ratio, row.write_mb_s, row.read_mb_s);
       } else {
-        out << fmt::format("{:<8} {:<13} {:>9} {:>12} {:>7.2f} {:>10.1f} {:>10.1f}\n",
-                           CompressionName(c.compression), DataBlockEncodingName(c.encoding),
-                           c.block_size, row.output_size, row.ratio, row.write_mb_s,
-                           row.read_mb_s);
+        out << fmt::format("{:<8} {:>7} {:<13} {:>9} {:>12} {:>7.2f} {:>10.1f} {:>10.1f}\n",
+                           CompressionName(c.compression), LevelCell(c),
+                           DataBlockEncodingName(c.encoding), c.block_size, row.output_size,
+                           row.ratio, row.write_mb_s, row.read_mb_s);
       }
     }
   }
@@ -208,16 +352,27 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   RewriteFlags f;
   app.add_option("files", f.files, "IN OUT, or IN... with --out-dir, or IN... with --compare");
   app.add_option("--out-dir", f.out_dir, "Write each input to DIR/<32 hex digits> (HBase naming)");
-  app.add_option("--compression", f.compression,
-                 "NONE|GZ|SNAPPY|LZ4|ZSTD|BZIP2|LZO|LZMA|BROTLI (default: keep)");
-  app.add_option("--level", f.level,
+  app.add_option("--compression", f.compressions,
+                 "NONE|GZ|SNAPPY|LZ4|ZSTD|BZIP2|LZO|LZMA|BROTLI (default: keep); with --compare "
+                 "a list, e.g. ZSTD,LZ4,GZ")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--level", f.levels,
                  "With --compression: its level (GZ, BZIP2, LZMA 1..9; ZSTD 1..22; LZ4 1..12; "
-                 "BROTLI 1..11; default: the codec's HBase default)");
-  app.add_option("--encoding", f.encoding, "NONE|PREFIX|DIFF|FAST_DIFF|ROW_INDEX_V1 (default: keep)");
+                 "BROTLI 1..11; default: the codec's HBase default); with --compare a list")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  app.add_option("--encoding", f.encodings,
+                 "NONE|PREFIX|DIFF|FAST_DIFF|ROW_INDEX_V1 (default: keep); with --compare a list")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   app.add_option("--bloom", f.bloom, "NONE|ROW|ROWCOL|ROWPREFIX_FIXED_LENGTH[:LEN] (default: keep)");
-  app.add_option("--blocksize", f.block_size,
-                 "Data block size in bytes, 1024..16777216 as HBase allows (default: inferred)")
-      ->check(IntegerIn(1024, 16 << 20));
+  app.add_option("--blocksize", f.block_sizes,
+                 "Data block size in bytes (or 16K, 1M), 1024..16777216 as HBase allows "
+                 "(default: inferred); with --compare a list")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->transform(BlockSize());
   app.add_option("--checksum", f.checksum, "NULL|CRC32|CRC32C (default: keep)");
   app.add_flag("--in-place", f.in_place,
                "Allow OUT to be IN itself: the new file replaces it only once written, fsynced "
@@ -231,7 +386,27 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   app.add_option("--sample-blocks", f.sample_blocks,
                  "With --compare: use only about N data blocks' worth of cells")
       ->check(IntegerIn(0, INT64_MAX));
+  AddProgressFlags(app, &f.progress);
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (!f.compare) {
+    for (auto [flag, n] : {std::pair{"--compression", f.compressions.size()},
+                           {"--level", f.levels.size()},
+                           {"--encoding", f.encodings.size()},
+                           {"--blocksize", f.block_sizes.size()}}) {
+      if (n > 1)
+        return UsageError(err, kTool,
+                          fmt::format("{} takes one value (lists only with --compare)", flag));
+    }
+  }
+  if (!f.compare || (f.compressions.size() <= 1 && f.levels.size() <= 1)) {
+    // One codec and level: checked as a rewrite checks them.
+    if (!f.compressions.empty()) f.compression = f.compressions[0];
+    if (!f.levels.empty()) f.level = f.levels[0];
+  }
+  if (!f.compare || f.encodings.size() <= 1) {
+    if (!f.encodings.empty()) f.encoding = f.encodings[0];
+  }
+  if (f.block_sizes.size() == 1) f.block_size = f.block_sizes[0];
   RewriteOptions ro;
   if (Status s = ParseOptions(f, &ro); !s.ok()) return UsageError(err, kTool, s.message());
   if (f.files.empty()) return UsageError(err, kTool, "no input files");
@@ -241,7 +416,12 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   if (!f.compare && app.count("--sample-blocks")) {
     return UsageError(err, kTool, "--sample-blocks needs --compare");
   }
-  if (f.compare) return RunCompare(f, ro, out, err);
+  if (f.compare) {
+    CompareLists lists;
+    if (Status s = ParseCompareLists(f, &lists); !s.ok())
+      return UsageError(err, kTool, s.message());
+    return RunCompare(f, lists, out, err);
+  }
 
   std::vector<std::pair<std::string, std::string>> jobs;
   if (!f.out_dir.empty()) {
@@ -271,25 +451,28 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
   } else {
     return UsageError(err, kTool, "give IN OUT, or IN... --out-dir DIR");
   }
-  const bool progress = StderrIsTerminal() && !f.json;
+  Progress progress(err, kTool, f.progress);
   ro.in_place = f.in_place;
   ro.verify_input = !f.trust_inputs;
   ro.cancel = InstallInterruptHandlers();
   int code = kExitOk;
   for (const auto& [in, out_path] : jobs) {
-    if (progress) {
-      ro.progress = [&err, in = in](uint64_t n, uint64_t total) {
-        err << fmt::format("\rrewriting {}: {}/{} cells ({:.0f}%)", in, n, total,
-                           total ? 100.0 * n / total : 100.0)
-            << std::flush;
+    if (progress.enabled()) {
+      // Each phase reads every cell once: bytes are the input's size in proportion.
+      std::error_code ec;
+      const uint64_t size = std::filesystem::file_size(in, ec);
+      const uint64_t in_size = ec ? 0 : size;
+      ro.phase = [&progress, in_size, label = in + " -> " + out_path](const char* phase) {
+        progress.Phase(phase, in_size, 0, label);
       };
-      ro.verifying = [&err, out_path = out_path] {
-        err << fmt::format("\r\033[Kverifying {}", out_path) << std::flush;
+      ro.progress = [&progress, in_size](uint64_t n, uint64_t total) {
+        progress.Update(
+            total ? static_cast<uint64_t>(in_size * (static_cast<double>(n) / total)) : in_size, n);
       };
     }
     RewriteResult r;
     Status s = RewriteFile(in, out_path, ro, &r);
-    if (progress) err << "\r\033[K" << std::flush;
+    progress.Clear();
     for (const auto& stale : r.stale_removed)
       err << "hfile-rewrite: removed " << stale << ", left by an earlier run that was killed\n";
     if (int sig = InterruptExitCode()) {
@@ -302,7 +485,7 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
       code = WorseExitCode(code, ExitCodeFor(s));
       continue;
     }
-    PrintResult(in, out_path, r, f.json, out);
+    if (f.json || !f.progress.quiet) PrintResult(in, out_path, r, f.json, out);
   }
   return code;
 }

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "region/split.h"
 #include "region/table_descriptor.h"
@@ -57,8 +58,9 @@ int RunFileSplit(const std::string& file, const std::vector<std::string>& bounda
       outs += fmt::format("{}{{\"range\":{},\"path\":{},\"cells\":{},\"file_size\":{}{}}}",
                           outs.empty() ? "" : ",", x.range, Json(x.path), x.cells, x.file_size,
                           regions.empty() ? "" : ",\"region\":" + Json(regions[x.range]));
-    out << fmt::format("{{\"kind\":\"file\",\"input\":{},\"cells\":{},\"outputs\":[{}]}}\n",
-                       Json(file), r.cells, outs);
+    out << fmt::format(
+        "{{\"kind\":\"file\",\"path\":{},\"input\":{},\"cells\":{},\"outputs\":[{}]}}\n",
+        Json(file), Json(file), r.cells, outs);
   } else {
     out << fmt::format("{}: {} cells -> {} file(s)\n", file, r.cells, r.outputs.size());
     for (const auto& x : r.outputs) {
@@ -163,7 +165,7 @@ std::vector<std::string> SplitCommas(const std::string& at) {
 
 }  // namespace
 
-int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Split an HFile at rows or at a table's region boundaries (as completebulkload "
                "splits a straddling file), or a region into two or more daughter regions "
                "offline, committing crash-safely.",
@@ -205,8 +207,11 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   app.add_option("--now", now, "Current time in ms since the epoch (the daughters' region id)")
       ->check(IntegerIn(0, INT64_MAX));
   app.add_flag("--json", json, "Print a JSON summary instead of text");
+  ProgressFlags progress_flags;
+  AddProgressFlags(app, &progress_flags);
   app.add_option("--crash-at", crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  std::ostream& out = progress_flags.quiet && !json ? NullStream() : out_arg;
 
   if (!file.empty()) {
     if (!target.empty()) return UsageError(err, kTool, "--file takes no region argument");
@@ -292,7 +297,21 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
   if (!json) PrintPlanText(*plan, hex, out);
   region::RegionSplitReport rep;
   if (!dry_run) o.cancel = InstallInterruptHandlers();
+  Progress progress(err, kTool, progress_flags);
+  uint64_t phase_total = 0, cells_done = 0;
+  if (progress.enabled() && !dry_run) {
+    progress.Phase("splitting", 0, 0, path);
+    o.progress = [&](const std::string& label, uint64_t cells, uint64_t total) {
+      if (total != phase_total) progress.Phase("splitting", 0, phase_total = total, label);
+      progress.Update(0, cells_done = cells, label);
+    };
+    o.verify_progress = [&](const std::string& label, uint64_t cells) {
+      progress.Update(0, cells_done,
+                      fmt::format("{}: verifying the output, {} cells", label, cells));
+    };
+  }
   Status s = region::RunRegionSplit(*plan, o, &rep);
+  progress.Clear();
   // --compact-first: the rows were chosen after the compaction.
   region::RegionSplitPlan done = rep.replanned ? *rep.replanned : *plan;
   if (done.sides.empty()) done.sides = rep.sides;
@@ -312,10 +331,11 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
                                              f.cells[0], f.cells[1])
                                : "");
     }
-    out << fmt::format("{{\"kind\":\"region\",\"dry_run\":{},{},\"compacted\":{},"
-                       "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
-                       dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
-                       JsonList(rep.recovered), rep.seconds);
+    out << fmt::format(
+        "{{\"kind\":\"region\",\"path\":{},\"dry_run\":{},{},\"compacted\":{},"
+        "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
+        Json(path), dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
+        JsonList(rep.recovered), rep.seconds);
   } else {
     for (const auto& r : rep.recovered) out << r << "\n";
     for (const auto& c : rep.compacted) out << "  compacted " << c << "\n";

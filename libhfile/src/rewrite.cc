@@ -61,8 +61,10 @@ std::string NewStoreFileName() {
   return s;
 }
 
-Status CompareFileContents(const Reader& a, const Reader& b) {
+Status CompareFileContents(const Reader& a, const Reader& b,
+                           const std::function<void(uint64_t, uint64_t)>& progress) {
   auto ia = a.NewIterator(), ib = b.NewIterator();
+  const uint64_t total = a.trailer().entry_count;
   uint64_t n = 0;
   for (ia->SeekToFirst(), ib->SeekToFirst(); ia->Valid() && ib->Valid(); ia->Next(), ib->Next()) {
     const Cell &x = ia->cell(), &y = ib->cell();
@@ -73,6 +75,7 @@ Status CompareFileContents(const Reader& a, const Reader& b) {
                                             DescribeKey(y.key, b.comparator())));
     }
     ++n;
+    if (progress && (n & 0xFFFF) == 0) progress(n, total);
   }
   HFILE_RETURN_IF_ERROR(ia->status().WithContext(a.path()));
   HFILE_RETURN_IF_ERROR(ib->status().WithContext(b.path()));
@@ -143,8 +146,18 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
                     out_path, in_path));
   }
   HFILE_ASSIGN_OR_RETURN(auto in, Reader::Open(in_path));
+  const uint64_t total = in->trailer().entry_count;
+  // VerifyFile reports no progress of its own: count the cells it walks.
+  auto counting = [&options, total](VerifyOptions* vo) {
+    if (!options.progress) return;
+    vo->on_cell = [&options, total, n = uint64_t{0}](const Cell&) mutable {
+      if ((++n & 0xFFFF) == 0) options.progress(n, total);
+    };
+  };
   InputCheckOptions check;
   check.full = options.verify_input;
+  if (check.full && options.phase) options.phase("checking input");
+  counting(&check.verify);
   InputCheckReport checked;
   HFILE_RETURN_IF_ERROR(CheckInput(*in, check, &checked));
   res->input_warnings = checked.warnings;
@@ -161,8 +174,8 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
 
   const std::string staging = TempPathFor(out_path, "rewrite", ::getpid());
   StagingGuard guard(staging);
+  if (options.phase) options.phase("writing");
   const auto t0 = std::chrono::steady_clock::now();
-  const uint64_t total = in->trailer().entry_count;
   WriterStats stats;
   {
     HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(staging, o));
@@ -208,9 +221,13 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
     };
     auto out = Reader::Open(staging);
     if (!out.ok()) return fail(out.status());
-    if (Status s = CompareFileContents(*in, **out); !s.ok()) return fail(s);
+    if (options.phase) options.phase("comparing");
+    if (Status s = CompareFileContents(*in, **out, options.progress); !s.ok()) return fail(s);
     if (Cancelled(options)) return Interrupted(out_path);
-    VerifyReport rep = VerifyFile(staging, VerifyOptions());
+    if (options.phase) options.phase("verifying output");
+    VerifyOptions verify_out;
+    counting(&verify_out);
+    VerifyReport rep = VerifyFile(staging, verify_out);
     if (!rep.open_status.ok()) return fail(rep.open_status);
     if (!rep.io_error.ok()) return fail(rep.io_error);
     // Warnings the input already had may carry over, and HBase's own bloom misses in

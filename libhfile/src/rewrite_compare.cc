@@ -59,11 +59,14 @@ Status CompareRewrites(const std::string& in_path, const CompareOptions& options
   const std::string scratch =
       (dir.empty() ? std::string(".") : dir) + "/.hfile-compare-" + NewStoreFileName();
   const double mb = static_cast<double>(bytes) / (1024.0 * 1024.0);
-  for (const CompareCandidate& cand : candidates) {
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const CompareCandidate& cand = candidates[i];
+    if (options.on_candidate) options.on_candidate(i, candidates.size(), cand);
     WriterOptions o = base;
     o.compression = cand.compression;
     o.encoding = cand.encoding;
     o.block_size = cand.block_size;
+    o.compression_level = cand.level;
     CompareRow row;
     row.candidate = cand;
     const auto t0 = std::chrono::steady_clock::now();

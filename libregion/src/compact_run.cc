@@ -102,9 +102,14 @@ Status RunStore(const CompactionPlan& plan, const StorePlan& sp, const FamilyDes
     ro.writer.write_empty = true;
     ro.writer.cancel = o.cancel;
     ro.writer.checkpoint = o.checkpoint;
+    const std::string label = sp.encoded_region + "/" + sp.family;
     if (o.progress) {
-      const std::string label = sp.encoded_region + "/" + sp.family;
       ro.progress = [label, &o](uint64_t n, uint64_t total) { o.progress(label, n, total); };
+    }
+    if (o.verify_progress) {
+      ro.writer.on_verified_cell = [label, &o, n = uint64_t{0}](size_t, const Cell&) mutable {
+        if (++n == 1 || (n & 0x3FFF) == 0) o.verify_progress(label, n);
+      };
     }
     std::vector<StoreFile> inputs;
     for (const auto& in : sp.inputs) inputs.push_back(in.entry);

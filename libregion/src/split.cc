@@ -516,6 +516,14 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
     }
   }
 
+  // For progress: the cells of every input, from their trailers.
+  uint64_t total_cells = 0, cells_before = 0;
+  if (o.progress) {
+    for (const auto& sp : rp.stores)
+      for (const auto& f : sp.files)
+        if (auto r = Reader::Open(f.entry.target_path); r.ok())
+          total_cells += (*r)->trailer().entry_count;
+  }
   for (const auto& sp : rp.stores) {
     FamilySides sides{sp.family, std::vector<SplitSide>(n)};
     for (const auto& f : sp.files) {
@@ -539,6 +547,17 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
       ro.writer.boundaries = plan.split_rows;
       ro.writer.cancel = o.cancel;
       ro.writer.checkpoint = o.checkpoint;
+      const std::string label = sp.encoded_region + "/" + sp.family + "/" + f.name;
+      if (o.progress) {
+        ro.progress = [&o, label, cells_before, total_cells](uint64_t cells, uint64_t) {
+          o.progress(label, cells_before + cells, total_cells);
+        };
+      }
+      if (o.verify_progress) {
+        ro.writer.on_verified_cell = [&o, label, c = uint64_t{0}](size_t, const Cell&) mutable {
+          if (++c == 1 || (c & 0x3FFF) == 0) o.verify_progress(label, c);
+        };
+      }
       StoreRewriteResult rr;
       if (Status s = RewriteStore({f.entry}, ro, &rr); !s.ok())
         return rollback(s.WithContext(sp.encoded_region + "/" + sp.family + "/" + f.name));
@@ -558,6 +577,7 @@ Status RunLocked(const RegionSplitPlan& plan, const RegionSplitOptions& o,
         sides.daughters[d].file_bytes += out.file_size;
       }
       report->files.push_back(std::move(fr));
+      cells_before += rr.cells_read;
     }
     report->sides.push_back(std::move(sides));
     for (const auto& d : dirs)
@@ -614,6 +634,8 @@ Status RunRegionSplit(const RegionSplitPlan& plan, const RegionSplitOptions& opt
     co.verify_inputs = options.verify_inputs;
     co.cancel = options.cancel;
     co.checkpoint = options.checkpoint;
+    co.verify_progress = options.verify_progress;
+    if (options.progress) co.progress = options.progress;
     HFILE_ASSIGN_OR_RETURN(CompactionPlan cp, PlanCompaction(plan.region_dir, co));
     CompactReport cr;
     Status cs = Compact(cp, co, &cr);

@@ -322,6 +322,7 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
   RegionVerifyReport report;
   report.path = set.path;
   report.kind = set.kind;
+  if (set.table) report.table = set.table->ToString();
   report.regions = set.regions.size();
   // The summary's family check looks at first and last keys only; CheckCells reads every cell.
   RegionSetSummary summary =
@@ -342,7 +343,10 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
             StoreFileCellChecker checker((*sr)->hfile().comparator(),
                                          ExpectationFor(r, fd.name, options));
             VerifyOptions vo = options.file;
-            vo.on_cell = [&checker](const Cell& c) { checker.Add(c); };
+            vo.on_cell = [&checker, &caller = options.file.on_cell](const Cell& c) {
+              checker.Add(c);
+              if (caller) caller(c);  // e.g. a tool's progress count
+            };
             report.files.push_back(VerifyFile(sf.target_path, vo));
             ReportCellCheck(checker.result(), sf, r, fd.name, &report);
             cells_checked = true;
@@ -379,6 +383,11 @@ void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool q
   if (json) {
     std::string j = fmt::format("{{\"kind\":\"{}\",\"path\":", RegionSetKindName(report.kind));
     AppendJsonString(&j, report.path);
+    j += ",\"table\":";
+    if (report.table.empty())
+      j += "null";
+    else
+      AppendJsonString(&j, report.table);
     j += fmt::format(",\"clean\":{},\"errors\":{},\"warnings\":{},\"regions\":{},"
                      "\"store_files\":{},\"files\":[",
                      report.clean(), report.errors, report.warnings, report.regions,

@@ -45,7 +45,7 @@ expect(["hfile", "rewrite", "--compression", "Z"], ["ZSTD"])
 expect(["hfile", "rewrite", "--checksum", ""], ["NULL", "CRC32", "CRC32C"])
 # A value that is not a choice (a path): nothing, so that bash falls back to file names.
 expect(["hfile", "rewrite", "--out-dir", ""], [])
-expect(["hfile-verify", "--no-"], ["--no-blooms", "--no-key-ranges"])
+expect(["hfile-verify", "--no-"], ["--no-blooms", "--no-key-ranges", "--no-progress"])
 expect(["hfile-verify", "-j", "4", "--qu"], ["--quiet"])
 expect(["hfile-dump", "some/file", "--printk"], ["--printkey", "--printkv"])
 expect(["hfile", "bulkload", "--format", ""], ["tsv", "csv", "json"])

@@ -9,6 +9,7 @@ a comment line:
   case: dump: not an HFile (PNG)      the case's name
   needs: shared                       optional: skipped, loudly, when SHARED_DIR is absent
   setup: cp "$GOOD" in.hfile          optional, repeatable: a bash line run in $TMP first
+  env: NAME=VALUE                     optional, repeatable: set in the run's environment
   run: hfile-dump -m $PNG             the command line (shlex-split, no shell); the program is
                                       looked up in BIN_DIR
   exit: 3                             the expected exit status
@@ -20,7 +21,7 @@ a comment line:
                                       it must exit 0 (e.g. nothing was written)
 
 Variables ($NAME or ${NAME}) in setup, run and patterns: TMP (a fresh directory per case, also
-the working directory), BIN, TESTDATA, SHARED, VERSION, MISSING ($TMP/no-such-file), and the
+the working directory), BIN, TESTDATA, SHARED, VERSION, SRC (the source tree), MISSING ($TMP/no-such-file), and the
 inputs made once per run: PNG (a 1x1 PNG), EMPTY (0 bytes), RANDOM (64 KiB of seeded random
 bytes), SHORT (10 bytes of text), GOOD (testdata/hbase/none-diff-row-crc32c-notags.hfile),
 TRUNCATED (GOOD without its last 100 bytes), FLIPPED (GOOD with one data block byte flipped).
@@ -40,9 +41,9 @@ PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d49484452000000010000000108000000003a7e9b55"
     "0000000a4944415478da63600000000200017e2c6b2d0000000049454e44ae426082")
 
-KEYS = {"case", "needs", "setup", "run", "exit", "stdout", "stderr", "no-stdout",
+KEYS = {"case", "needs", "setup", "env", "run", "exit", "stdout", "stderr", "no-stdout",
         "stderr-empty", "check"}
-LISTS = ("setup", "stdout", "stderr", "no-stdout", "check")
+LISTS = ("setup", "env", "stdout", "stderr", "no-stdout", "check")
 VAR = re.compile(r"\$(\w+)|\$\{(\w+)\}")
 
 
@@ -117,7 +118,9 @@ def main():
     try:
         inputs = os.path.join(root, "inputs")
         os.mkdir(inputs)
-        base = {"BIN": bin_dir, "TESTDATA": testdata, "SHARED": shared, "VERSION": version}
+        src = os.path.dirname(os.path.dirname(os.path.dirname(cases_dir)))  # tests/cli/cases
+        base = {"BIN": bin_dir, "TESTDATA": testdata, "SHARED": shared, "VERSION": version,
+                "SRC": src}
         base.update(make_inputs(inputs, testdata))
         files = sorted(f for f in os.listdir(cases_dir) if f.endswith(".txt"))
         n = 0
@@ -164,7 +167,9 @@ def run_case(c, env, bin_dir, tmp):
     if not os.path.exists(prog):
         return [f"no program {prog}"]
     try:
-        r = subprocess.run([prog] + argv[1:], cwd=tmp, capture_output=True, timeout=120)
+        run_env = dict(os.environ, **dict(e.split("=", 1) for e in c["env"]))
+        r = subprocess.run([prog] + argv[1:], cwd=tmp, env=run_env, capture_output=True,
+                           timeout=120)
     except subprocess.TimeoutExpired:
         return [f"timed out: {shlex.join(argv)}"]
     out = r.stdout.decode("utf-8", "replace")

@@ -114,7 +114,11 @@ TEST(RegionTools, RootAndTableNames) {
   EXPECT_NE(missing.err.find("no table nope"), std::string::npos) << missing.err;
   EXPECT_NE(missing.err.find("hbase:namespace"), std::string::npos);
   EXPECT_EQ(Dump({"--root", root}).code, kExitUsage);
-  EXPECT_EQ(Verify({"--root", root}).code, kExitUsage);
+  // verify --root alone checks every table of the root (hbase:meta and hbase:namespace).
+  ToolRun all = Verify({"--root", root});
+  EXPECT_EQ(all.code, kExitOk) << all.out << all.err;
+  EXPECT_NE(all.out.find("data/hbase/meta: OK"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("data/hbase/namespace: OK"), std::string::npos) << all.out;
   ToolRun v = Verify({"--root", root, "--table", "hbase:meta"});
   EXPECT_EQ(v.code, kExitOk) << v.out;
   EXPECT_NE(v.out.find(": OK (1 regions, 2 store files, 0 errors"), std::string::npos) << v.out;

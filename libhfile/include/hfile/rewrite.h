@@ -38,10 +38,14 @@ struct RewriteOptions {
   bool in_place = false;
   // Set (by a signal handler) to stop: the output is removed, the input left alone.
   const std::atomic<bool>* cancel = nullptr;
-  // Called now and then with (cells copied, total cells).
+  // Called now and then with (cells done in the current phase, total cells).
   std::function<void(uint64_t, uint64_t)> progress;
   // Called when the write is done and the read-back verification starts.
   std::function<void()> verifying;
+  // Called as each phase starts: "checking input" (the full check of the input, unless
+  // verify_input is false), "writing", "comparing" (the output read back against the input) and
+  // "verifying output" (VerifyFile of the output); `progress` then counts that phase's cells.
+  std::function<void(const char* phase)> phase;
 };
 
 struct RewriteResult {
@@ -82,7 +86,9 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
                    const RewriteOptions& options, RewriteResult* result);
 
 // Compares two files cell by cell (key, value, tags, sequence id) and meta block by meta block.
-Status CompareFileContents(const Reader& a, const Reader& b);
+// `progress`, when set, is called now and then with (cells compared, a's entry count).
+Status CompareFileContents(const Reader& a, const Reader& b,
+                           const std::function<void(uint64_t, uint64_t)>& progress = nullptr);
 
 // A store file name as HBase makes them: 32 lowercase hex digits of a random (v4) UUID.
 std::string NewStoreFileName();
@@ -93,6 +99,7 @@ struct CompareCandidate {
   Compression compression = Compression::kNone;
   DataBlockEncoding encoding = DataBlockEncoding::kNone;
   uint32_t block_size = 65536;
+  int level = 0;  // the codec's compression level; 0: its HBase default
 };
 
 struct CompareOptions {
@@ -101,6 +108,8 @@ struct CompareOptions {
   std::vector<CompareCandidate> candidates;
   uint64_t sample_blocks = 0;  // 0: the whole file; else about this many input data blocks
   std::string tmp_dir;         // where trial files go (removed after); empty: next to the input
+  // Called before each combination is tried with (its index, how many there are, it).
+  std::function<void(size_t, size_t, const CompareCandidate&)> on_candidate;
 };
 
 struct CompareRow {

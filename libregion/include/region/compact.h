@@ -125,6 +125,9 @@ struct CompactOptions {
   const TableDescriptor* descriptor = nullptr;
   // Called with (store label, cells read so far, cells in the store's inputs).
   std::function<void(const std::string&, uint64_t, uint64_t)> progress;
+  // Called as the read-back verification of a store's output starts and every few thousand
+  // cells of it, with (store label, cells verified so far).
+  std::function<void(const std::string&, uint64_t)> verify_progress;
   // Called at every step of the commit protocol with the step's name; tests kill here.
   std::function<void(const std::string&)> checkpoint;
 };

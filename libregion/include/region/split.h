@@ -109,6 +109,12 @@ struct RegionSplitOptions {
   // Called at every durable step (StoreWriter's and the journal's checkpoint names, plus
   // "split-staged" once every daughter file is staged); tests kill here.
   std::function<void(const std::string&)> checkpoint;
+  // Called every few thousand cells with (the store file being split, cells read so far in the
+  // whole region, cells in the region's store files), and as each output's read-back
+  // verification goes with (that file, cells verified of it). --compact-first's compaction
+  // reports through CompactOptions' callbacks, label "<region>/<family>".
+  std::function<void(const std::string&, uint64_t, uint64_t)> progress;
+  std::function<void(const std::string&, uint64_t)> verify_progress;
 };
 
 // What one family holds in each daughter (cells and bytes as SplitSide counts them).

@@ -44,6 +44,7 @@ struct RegionVerifyOptions {
 
 struct RegionVerifyReport {
   std::string path;
+  std::string table;  // "ns:name" when known
   RegionSet::Kind kind = RegionSet::Kind::kTable;
   std::vector<VerifyReport> files;      // one per distinct HFile read
   std::vector<LayoutProblem> problems;  // layout and region-level findings
