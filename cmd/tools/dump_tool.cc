@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <set>
 
 #include "cli_common.h"
 #include "hfile/dump.h"
@@ -76,6 +77,12 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
                                   from, to));
   }
   int code = kExitOk;
+  // The HFiles to dump, and (read through a table, region or snapshot) whose they are.
+  struct Input {
+    std::string path, table, region;
+  };
+  std::vector<Input> inputs;
+  for (const auto& f : files) inputs.push_back({f, "", ""});
   if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
     return UsageError(err, kTool, "--root needs --table or --snapshot");
   }
@@ -125,13 +132,22 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     if ((o.print_cells || o.print_keys) && !o.json)
       out << "Scanned kv count -> " << scanned << "\n";
     if (io_stats) region::PrintIoStats(stores, o.json, out);
-    if (files.empty()) return code;
+    if (inputs.empty()) return code;
   } else {
-    // File-level modes (-m -b -h -s -v) over a table/region/snapshot: each HFile it reads.
-    std::vector<std::string> set_files = RegionSetHFiles(sets);
-    files.insert(files.end(), set_files.begin(), set_files.end());
+    // File-level modes (-m -b -h -s -v) over a table/region/snapshot: each HFile it reads,
+    // once (a reference's target may be reached from two daughters), named by the first
+    // region that reads it.
+    std::set<std::string> seen;
+    for (const auto& set : sets) {
+      const std::string table = set.table ? set.table->ToString() : "";
+      for (const auto& r : set.regions)
+        for (const auto& f : r.families)
+          for (const auto& sf : f.store_files)
+            if (!sf.target_path.empty() && seen.insert(sf.target_path).second)
+              inputs.push_back({sf.target_path, table, r.encoded_name});
+    }
   }
-  if (files.empty()) {
+  if (inputs.empty()) {
     if (!sets.empty() || code != kExitOk) return code;
     return UsageError(err, kTool, "no input files");
   }
@@ -141,9 +157,12 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     o.print_meta = true;  // with no mode, show what the file is
   }
   uint64_t scanned = 0;
-  for (const auto& f : files) {
+  for (const auto& in : inputs) {
     DumpResult result;
-    Status s = DumpFile(f, o, out, err, &result);
+    DumpOptions fo = o;
+    fo.table = in.table;
+    fo.region = in.region;
+    Status s = DumpFile(in.path, fo, out, err, &result);
     scanned += result.cells_scanned;
     out.flush();
     if (!s.ok()) {

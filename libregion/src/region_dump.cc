@@ -21,7 +21,8 @@ std::string Bytes(const Slice& b, const DumpOptions& o) {
 void PrintRegionHeader(const RegionDir& r, const DumpOptions& o, std::ostream& out) {
   std::string line;
   if (o.json) {
-    line = "{\"kind\":\"region\",\"encoded_name\":";
+    AppendJsonRecordHead(&line, "region", "", o);
+    line += ",\"encoded_name\":";
     AppendJsonString(&line, r.encoded_name);
     if (r.info) {
       line += ",\"start_key\":";
@@ -210,6 +211,10 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
   for (const auto& r : set.regions) {
     if (set.IsSplitParent(r) && !options.include_split_parents) continue;
     if (!sel.RegionMayHold(r)) continue;
+    // Every JSON record of this region names it (and its table).
+    DumpOptions ro = o;
+    ro.table = table_name;
+    ro.region = r.encoded_name;
     // The files the scan reads, merged; those it skips; and each opened file's store, whose
     // figures get its cost once the region is read.
     std::vector<std::unique_ptr<StoreFileReader>> readers, skipped;
@@ -264,7 +269,7 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
     auto count_io = [&] {
       for (const auto& [store, sr] : opened) result->stores[store].io += sr->hfile().io_stats();
     };
-    PrintRegionHeader(r, o, out);
+    PrintRegionHeader(r, ro, out);
     if (readers.empty()) {
       count_io();
       continue;
@@ -294,7 +299,7 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
       }
       if (o.print_cells || o.print_keys) {
         line.clear();
-        AppendDumpedCell(&line, cell, kind, o);
+        AppendDumpedCell(&line, cell, kind, ro);
         line.push_back('\n');
         out << line;
       }
