@@ -1,6 +1,6 @@
 // `hfile dump`: flags -> DumpOptions -> DumpFile for each input file; for tables, regions and
 // snapshots -> DescribeRegionSet (no -p/-e) or DumpRegionSetCells (-p/-e). Keeps going past
-// bad inputs.
+// bad inputs. --locate ROW -> LocateRow.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -26,7 +26,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   std::vector<std::string> files;
   RegionArgs regions;
   region::RegionDumpOptions ro;
-  std::string row, from, to, prefix;
+  std::string row, from, to, prefix, locate;
   bool hex = false, no_checksums = false, io_stats = false;
   app.add_option("files", files, "HFiles to dump");
   app.add_option("-f,--file", files, "An HFile to dump (repeatable)");
@@ -42,6 +42,9 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_flag("-s,--stats", o.print_stats, "Print size statistics and the largest rows");
   app.add_flag("-v,--verbose", o.verbose, "Verbose output");
   app.add_option("-w,--seekToRow", row, "Print only the cells of this row");
+  app.add_option("--locate", locate,
+                 "With --table/--region/--snapshot: the region that holds this row, the store "
+                 "files a Get of it reads (key range, bloom) and where its cells are");
   app.add_option("--from", from, "First row to print (inclusive)");
   app.add_option("--to", to, "Row to stop at (exclusive)");
   app.add_option("--prefix", prefix, "Print only rows with this prefix");
@@ -62,8 +65,10 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     const std::string& text;
     std::optional<std::string>* dst;
   };
-  for (RowArg a : {RowArg{"--seekToRow", row, &o.seek_row}, RowArg{"--from", from, &o.from_row},
-                   RowArg{"--to", to, &o.to_row}, RowArg{"--prefix", prefix, &o.prefix}}) {
+  std::optional<std::string> locate_row;
+  for (RowArg a : {RowArg{"--locate", locate, &locate_row}, RowArg{"--seekToRow", row, &o.seek_row},
+                   RowArg{"--from", from, &o.from_row}, RowArg{"--to", to, &o.to_row},
+                   RowArg{"--prefix", prefix, &o.prefix}}) {
     if (a.text.empty()) continue;
     auto bytes = ParseBytesArg(a.text, hex);
     if (!bytes.ok()) {
@@ -97,7 +102,29 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (io_stats && file_modes) {
     return UsageError(err, kTool, "--io-stats counts cell reads: not with -m, -b, -h, -s or -v");
   }
+  if (!locate.empty()) {
+    if (regions.empty())
+      return UsageError(err, kTool, "--locate needs --table, --region or --snapshot");
+    if (file_modes || o.print_cells || o.print_keys || o.check_row_order || io_stats ||
+        o.seek_row || o.from_row || o.to_row || o.prefix || !files.empty()) {
+      return UsageError(err, kTool,
+                        "--locate is a mode of its own: not with files, -p, -e, -m, -b, -h, -s, "
+                        "-v, -k, -w, --from, --to, --prefix or --io-stats");
+    }
+  }
   std::vector<region::RegionSet> sets = OpenRegionSets(regions, kTool, err, &code);
+  if (locate_row) {
+    ro.dump = o;
+    for (const auto& set : sets) {
+      region::LocateResult result;
+      Status s = region::LocateRow(set, *locate_row, ro, out, err, &result);
+      if (!s.ok()) {
+        if (s.IsInvalidArgument()) PrintError(err, kTool, s);
+        code = WorseExitCode(code, ExitCodeFor(s));
+      }
+    }
+    return code;
+  }
   // --io-stats alone reads the selected cells without printing them.
   const bool cell_modes =
       o.print_cells || o.print_keys || o.seek_row || o.check_row_order || io_stats;
