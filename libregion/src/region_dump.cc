@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "hfile/escape.h"
+#include "region/merging_iterator.h"
 #include "region/store_file_reader.h"
 
 namespace hfile::region {
@@ -21,7 +22,7 @@ std::string Bytes(const Slice& b, const DumpOptions& o) {
 void PrintRegionHeader(const RegionDir& r, const DumpOptions& o, std::ostream& out) {
   std::string line;
   if (o.json) {
-    AppendJsonRecordHead(&line, "region", "", o);
+    AppendJsonRecordHead(&line, "region", r.path, o);
     line += ",\"encoded_name\":";
     AppendJsonString(&line, r.encoded_name);
     if (r.info) {
@@ -303,7 +304,10 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
       }
       if (o.print_cells || o.print_keys) {
         line.clear();
-        AppendDumpedCell(&line, cell, kind, ro);
+        // The HFile the cell comes from (a reference's or link's target), for JSON records.
+        const size_t source = o.json ? MergingIteratorSource(*it) : SIZE_MAX;
+        AppendDumpedCell(&line, cell, kind, ro,
+                         source < readers.size() ? readers[source]->file().target_path : "");
         line.push_back('\n');
         out << line;
       }
