@@ -1,11 +1,12 @@
 // `hfile dump`: flags -> DumpOptions -> DumpFile for each input file; for tables, regions and
 // snapshots -> DescribeRegionSet (no -p/-e) or DumpRegionSetCells (-p/-e). Keeps going past
-// bad inputs.
+// bad inputs. --locate ROW -> LocateRow.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <cstdint>
 #include <ostream>
+#include <set>
 
 #include "cli_common.h"
 #include "hfile/dump.h"
@@ -25,7 +26,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   std::vector<std::string> files;
   RegionArgs regions;
   region::RegionDumpOptions ro;
-  std::string row, from, to, prefix;
+  std::string row, from, to, prefix, locate;
   bool hex = false, no_checksums = false, io_stats = false;
   app.add_option("files", files, "HFiles to dump");
   app.add_option("-f,--file", files, "An HFile to dump (repeatable)");
@@ -41,6 +42,9 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_flag("-s,--stats", o.print_stats, "Print size statistics and the largest rows");
   app.add_flag("-v,--verbose", o.verbose, "Verbose output");
   app.add_option("-w,--seekToRow", row, "Print only the cells of this row");
+  app.add_option("--locate", locate,
+                 "With --table/--region/--snapshot: the region that holds this row, the store "
+                 "files a Get of it reads (key range, bloom) and where its cells are");
   app.add_option("--from", from, "First row to print (inclusive)");
   app.add_option("--to", to, "Row to stop at (exclusive)");
   app.add_option("--prefix", prefix, "Print only rows with this prefix");
@@ -61,8 +65,10 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     const std::string& text;
     std::optional<std::string>* dst;
   };
-  for (RowArg a : {RowArg{"--seekToRow", row, &o.seek_row}, RowArg{"--from", from, &o.from_row},
-                   RowArg{"--to", to, &o.to_row}, RowArg{"--prefix", prefix, &o.prefix}}) {
+  std::optional<std::string> locate_row;
+  for (RowArg a : {RowArg{"--locate", locate, &locate_row}, RowArg{"--seekToRow", row, &o.seek_row},
+                   RowArg{"--from", from, &o.from_row}, RowArg{"--to", to, &o.to_row},
+                   RowArg{"--prefix", prefix, &o.prefix}}) {
     if (a.text.empty()) continue;
     auto bytes = ParseBytesArg(a.text, hex);
     if (!bytes.ok()) {
@@ -76,6 +82,12 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
                                   from, to));
   }
   int code = kExitOk;
+  // The HFiles to dump, and (read through a table, region or snapshot) whose they are.
+  struct Input {
+    std::string path, table, region;
+  };
+  std::vector<Input> inputs;
+  for (const auto& f : files) inputs.push_back({f, "", ""});
   if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
     return UsageError(err, kTool, "--root needs --table or --snapshot");
   }
@@ -90,7 +102,29 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (io_stats && file_modes) {
     return UsageError(err, kTool, "--io-stats counts cell reads: not with -m, -b, -h, -s or -v");
   }
+  if (!locate.empty()) {
+    if (regions.empty())
+      return UsageError(err, kTool, "--locate needs --table, --region or --snapshot");
+    if (file_modes || o.print_cells || o.print_keys || o.check_row_order || io_stats ||
+        o.seek_row || o.from_row || o.to_row || o.prefix || !files.empty()) {
+      return UsageError(err, kTool,
+                        "--locate is a mode of its own: not with files, -p, -e, -m, -b, -h, -s, "
+                        "-v, -k, -w, --from, --to, --prefix or --io-stats");
+    }
+  }
   std::vector<region::RegionSet> sets = OpenRegionSets(regions, kTool, err, &code);
+  if (locate_row) {
+    ro.dump = o;
+    for (const auto& set : sets) {
+      region::LocateResult result;
+      Status s = region::LocateRow(set, *locate_row, ro, out, err, &result);
+      if (!s.ok()) {
+        if (s.IsInvalidArgument()) PrintError(err, kTool, s);
+        code = WorseExitCode(code, ExitCodeFor(s));
+      }
+    }
+    return code;
+  }
   // --io-stats alone reads the selected cells without printing them.
   const bool cell_modes =
       o.print_cells || o.print_keys || o.seek_row || o.check_row_order || io_stats;
@@ -125,13 +159,22 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     if ((o.print_cells || o.print_keys) && !o.json)
       out << "Scanned kv count -> " << scanned << "\n";
     if (io_stats) region::PrintIoStats(stores, o.json, out);
-    if (files.empty()) return code;
+    if (inputs.empty()) return code;
   } else {
-    // File-level modes (-m -b -h -s -v) over a table/region/snapshot: each HFile it reads.
-    std::vector<std::string> set_files = RegionSetHFiles(sets);
-    files.insert(files.end(), set_files.begin(), set_files.end());
+    // File-level modes (-m -b -h -s -v) over a table/region/snapshot: each HFile it reads,
+    // once (a reference's target may be reached from two daughters), named by the first
+    // region that reads it.
+    std::set<std::string> seen;
+    for (const auto& set : sets) {
+      const std::string table = set.table ? set.table->ToString() : "";
+      for (const auto& r : set.regions)
+        for (const auto& f : r.families)
+          for (const auto& sf : f.store_files)
+            if (!sf.target_path.empty() && seen.insert(sf.target_path).second)
+              inputs.push_back({sf.target_path, table, r.encoded_name});
+    }
   }
-  if (files.empty()) {
+  if (inputs.empty()) {
     if (!sets.empty() || code != kExitOk) return code;
     return UsageError(err, kTool, "no input files");
   }
@@ -141,9 +184,12 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     o.print_meta = true;  // with no mode, show what the file is
   }
   uint64_t scanned = 0;
-  for (const auto& f : files) {
+  for (const auto& in : inputs) {
     DumpResult result;
-    Status s = DumpFile(f, o, out, err, &result);
+    DumpOptions fo = o;
+    fo.table = in.table;
+    fo.region = in.region;
+    Status s = DumpFile(in.path, fo, out, err, &result);
     scanned += result.cells_scanned;
     out.flush();
     if (!s.ok()) {

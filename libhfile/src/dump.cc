@@ -83,8 +83,22 @@ void DumpFormat::AppendCellText(std::string* dst, const Cell& cell, ComparatorKi
   }
 }
 
+void AppendJsonRecordHead(std::string* dst, const char* kind, const std::string& path,
+                          const DumpOptions& options) {
+  dst->append("{\"kind\":\"");
+  dst->append(kind);
+  dst->push_back('"');
+  for (auto [name, value] :
+       {std::pair{"path", &path}, {"table", &options.table}, {"region", &options.region}}) {
+    if (value->empty()) continue;
+    dst->append(",\"").append(name).append("\":");
+    AppendJsonString(dst, *value);
+  }
+}
+
 void DumpFormat::AppendCellJson(std::string* dst, const Cell& cell, ComparatorKind kind) const {
-  dst->append("{\"kind\":\"cell\",");
+  dst->append(JsonHead("cell"));
+  dst->push_back(',');
   if (kind == ComparatorKind::kRawBytes || !IsValidKey(cell.key)) {
     AppendJsonBytes(dst, "key", cell.key);
   } else {
@@ -95,6 +109,11 @@ void DumpFormat::AppendCellJson(std::string* dst, const Cell& cell, ComparatorKi
     AppendJsonBytes(dst, "qualifier", cell.qualifier());
     dst->append(fmt::format(",\"timestamp\":{},\"type\":\"{}\"", cell.timestamp(),
                             KeyTypeName(cell.type())));
+  }
+  // -e: the key only (and, as the text form, the value's length); the value and tags with -p.
+  if (!options_.print_cells && options_.print_keys) {
+    dst->append(fmt::format(",\"vlen\":{},\"seqid\":{}}}", cell.value.size(), cell.sequence_id));
+    return;
   }
   dst->push_back(',');
   AppendJsonBytes(dst, "value", cell.value);
@@ -111,8 +130,8 @@ void DumpFormat::AppendCellJson(std::string* dst, const Cell& cell, ComparatorKi
 }
 
 void AppendDumpedCell(std::string* dst, const Cell& cell, ComparatorKind kind,
-                      const DumpOptions& options) {
-  DumpFormat fmt(options);
+                      const DumpOptions& options, const std::string& path) {
+  DumpFormat fmt(options, path);
   if (options.json) {
     fmt.AppendCellJson(dst, cell, kind);
   } else {
@@ -151,7 +170,7 @@ Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
       ++result->order_violations;
       line.clear();
       if (o.json) {
-        line = "{\"kind\":\"order_violation\",";
+        line = fmt.JsonHead("order_violation") + ",";
         fmt.AppendJsonBytes(&line, "previous", prev_key);
         line.push_back(',');
         fmt.AppendJsonBytes(&line, "current", cell.key);
@@ -193,7 +212,7 @@ Status DumpFile(const std::string& path, const DumpOptions& options, std::ostrea
                 std::ostream& err, DumpResult* result) {
   DumpResult local;
   if (!result) result = &local;
-  DumpFormat fmt(options);
+  DumpFormat fmt(options, path);
   if (options.verbose && !options.json) out << "Scanning -> " << path << "\n";
   HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(path, options.reader));
   const bool scan = options.print_cells || options.print_keys || options.check_row_order ||

@@ -21,11 +21,11 @@ Status DumpBlockHeaders(const Reader& reader, const DumpFormat& fmt, std::ostrea
     if (!s.ok()) return s.WithContext(fmt::format("{}: block header at offset {}", r.path, offset));
     if (json) {
       out << fmt::format(
-          "{{\"kind\":\"block\",\"offset\":{},\"type\":\"{}\",\"on_disk_size_with_header\":{},"
+          "{},\"offset\":{},\"type\":\"{}\",\"on_disk_size_with_header\":{},"
           "\"uncompressed_size_without_header\":{},\"prev_block_offset\":{},"
           "\"checksum_type\":\"{}\",\"bytes_per_checksum\":{},"
           "\"on_disk_data_size_with_header\":{}}}\n",
-          offset, BlockTypeName(h.type), h.on_disk_size_with_header(),
+          fmt.JsonHead("block"), offset, BlockTypeName(h.type), h.on_disk_size_with_header(),
           h.uncompressed_size_without_header, h.prev_block_offset,
           ChecksumTypeName(h.checksum_type), h.bytes_per_checksum, h.on_disk_data_size_with_header);
     } else {
@@ -52,9 +52,10 @@ struct IndexPrinter {
   void Entry(const char* index, uint32_t level, size_t i, const IndexEntry& e, bool is_key) {
     std::string s;
     if (fmt.options().json) {
-      s = fmt::format("{{\"kind\":\"index_entry\",\"index\":\"{}\",\"level\":{},\"entry\":{},"
-                      "\"offset\":{},\"on_disk_size\":{},",
-                      index, level, i, e.offset, e.on_disk_size);
+      s = fmt::format(
+          "{},\"index\":\"{}\",\"level\":{},\"entry\":{},"
+          "\"offset\":{},\"on_disk_size\":{},",
+          fmt.JsonHead("index_entry"), index, level, i, e.offset, e.on_disk_size);
       fmt.AppendJsonBytes(&s, "key", e.key);
       s += "}\n";
     } else {

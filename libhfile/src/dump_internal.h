@@ -15,8 +15,14 @@ namespace hfile {
 // Renders bytes and JSON the way the options ask.
 class DumpFormat {
  public:
-  explicit DumpFormat(const DumpOptions& o) : options_(o) {}
+  DumpFormat(const DumpOptions& o, std::string path) : options_(o), path_(std::move(path)) {}
   const DumpOptions& options() const { return options_; }
+  // {"kind":KIND,"path":... (and table, region): every JSON record opens with it.
+  std::string JsonHead(const char* kind) const {
+    std::string s;
+    AppendJsonRecordHead(&s, kind, path_, options_);
+    return s;
+  }
   void AppendBytes(std::string* dst, const Slice& b) const;
   std::string Bytes(const Slice& b) const {
     std::string s;
@@ -34,6 +40,7 @@ class DumpFormat {
 
  private:
   const DumpOptions& options_;
+  const std::string path_;
 };
 
 void DumpMeta(const Reader& reader, const DumpFormat& fmt, std::ostream& out);

@@ -10,14 +10,14 @@
 namespace hfile {
 namespace {
 
-void TrailerJson(const Trailer& t, std::string* s) {
+void TrailerJson(const std::string& head, const Trailer& t, std::string* s) {
   *s += fmt::format(
-      "{{\"kind\":\"trailer\",\"major\":{},\"minor\":{},\"entry_count\":{},\"compression\":\"{}\","
+      "{},\"major\":{},\"minor\":{},\"entry_count\":{},\"compression\":\"{}\","
       "\"data_index_count\":{},\"meta_index_count\":{},\"num_data_index_levels\":{},"
       "\"first_data_block_offset\":{},\"last_data_block_offset\":{},\"file_info_offset\":{},"
       "\"load_on_open_data_offset\":{},\"uncompressed_data_index_size\":{},"
       "\"total_uncompressed_bytes\":{},\"comparator\":",
-      t.major_version, t.minor_version, t.entry_count, CompressionName(t.compression()),
+      head, t.major_version, t.minor_version, t.entry_count, CompressionName(t.compression()),
       t.data_index_count, t.meta_index_count, t.num_data_index_levels, t.first_data_block_offset,
       t.last_data_block_offset, t.file_info_offset, t.load_on_open_data_offset,
       t.uncompressed_data_index_size, t.total_uncompressed_bytes);
@@ -60,12 +60,13 @@ void BloomText(const char* title, const std::optional<BloomMeta>& m, const Reade
   if (general) *s += fmt::format("    Bloom type: {}\n", BloomTypeName(r.bloom_type));
 }
 
-void BloomJson(const char* filter, const std::optional<BloomMeta>& m, std::string* s) {
+void BloomJson(const std::string& head, const char* filter, const std::optional<BloomMeta>& m,
+               std::string* s) {
   if (!m) return;
   *s += fmt::format(
-      "{{\"kind\":\"bloom_meta\",\"filter\":\"{}\",\"total_byte_size\":{},\"key_count\":{},"
+      "{},\"filter\":\"{}\",\"total_byte_size\":{},\"key_count\":{},"
       "\"max_keys\":{},\"chunks\":{},\"hash_count\":{},\"hash_type\":{},\"comparator\":",
-      filter, m->total_byte_size, m->total_key_count, m->total_max_keys, m->chunks.size(),
+      head, filter, m->total_byte_size, m->total_key_count, m->total_max_keys, m->chunks.size(),
       m->hash_count, static_cast<int>(m->hash_type));
   AppendJsonString(s, m->comparator_class_name);
   *s += "}\n";
@@ -80,9 +81,9 @@ void DumpMeta(const Reader& reader, const DumpFormat& fmt, std::ostream& out) {
   std::string s;
   auto mid = reader.MidKey();
   if (fmt.options().json) {
-    TrailerJson(t, &s);
+    TrailerJson(fmt.JsonHead("trailer"), t, &s);
     for (const auto& [k, v] : reader.file_info().entries()) {
-      s += "{\"kind\":\"fileinfo\",";
+      s += fmt.JsonHead("fileinfo") + ",";
       fmt.AppendJsonBytes(&s, "key", k);
       s.push_back(',');
       fmt.AppendJsonBytes(&s, "value", v);
@@ -91,12 +92,12 @@ void DumpMeta(const Reader& reader, const DumpFormat& fmt, std::ostream& out) {
       s += "}\n";
     }
     if (mid.ok() && mid->has_value()) {
-      s += "{\"kind\":\"midkey\",";
+      s += fmt.JsonHead("midkey") + ",";
       fmt.AppendJsonBytes(&s, "key", **mid);
       s += "}\n";
     }
-    BloomJson("general", r.general_bloom, &s);
-    BloomJson("delete_family", r.delete_family_bloom, &s);
+    BloomJson(fmt.JsonHead("bloom_meta"), "general", r.general_bloom, &s);
+    BloomJson(fmt.JsonHead("bloom_meta"), "delete_family", r.delete_family_bloom, &s);
     out << s;
     return;
   }

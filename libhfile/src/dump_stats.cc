@@ -57,12 +57,13 @@ void StatsCollector::Add(const Cell& cell, ComparatorKind kind) {
 }
 
 namespace {
-void PrintHistogram(const char* name, const Histogram& h, bool json, std::string* s) {
-  if (json) {
+void PrintHistogram(const char* name, const Histogram& h, const DumpFormat& fmt, std::string* s) {
+  if (fmt.options().json) {
+    const std::string head = fmt.JsonHead("stats");
     *s += fmt::format(
-        "{{\"kind\":\"stats\",\"metric\":\"{}\",\"count\":{},\"min\":{},\"max\":{},"
+        "{},\"metric\":\"{}\",\"count\":{},\"min\":{},\"max\":{},"
         "\"mean\":{:.2f},\"p50\":{},\"p95\":{},\"p99\":{},\"buckets\":[",
-        name, h.count(), h.min(), h.max(), h.mean(), h.PercentileUpperBound(50),
+        head, name, h.count(), h.min(), h.max(), h.mean(), h.PercentileUpperBound(50),
         h.PercentileUpperBound(95), h.PercentileUpperBound(99));
     bool first = true;
     for (int b = 0; b < Histogram::kNumBuckets; ++b) {
@@ -92,18 +93,18 @@ void StatsCollector::Print(const DumpFormat& fmt, std::ostream& out) {
   r.EndRow();
   const bool json = fmt.options().json;
   std::string s = json ? "" : "Stats:\n";
-  PrintHistogram("Key length", r.key_len, json, &s);
-  PrintHistogram("Val length", r.value_len, json, &s);
-  PrintHistogram("Cell size (bytes)", r.cell_size, json, &s);
-  PrintHistogram("Row size (bytes)", r.row_bytes, json, &s);
-  PrintHistogram("Row size (columns)", r.row_cells, json, &s);
+  PrintHistogram("Key length", r.key_len, fmt, &s);
+  PrintHistogram("Val length", r.value_len, fmt, &s);
+  PrintHistogram("Cell size (bytes)", r.cell_size, fmt, &s);
+  PrintHistogram("Row size (bytes)", r.row_bytes, fmt, &s);
+  PrintHistogram("Row size (columns)", r.row_cells, fmt, &s);
   std::vector<Rep::RowSize> rows;
   for (auto q = r.top; !q.empty(); q.pop()) rows.push_back(q.top());
   std::sort(rows.begin(), rows.end(), std::greater<>());
   if (!json) s += "Largest rows (bytes):\n";
   for (const auto& [bytes, row] : rows) {
     if (json) {
-      s += fmt::format("{{\"kind\":\"largest_row\",\"bytes\":{},", bytes);
+      s += fmt::format("{},\"bytes\":{},", fmt.JsonHead("largest_row"), bytes);
       fmt.AppendJsonBytes(&s, "row", row);
       s += "}\n";
     } else {

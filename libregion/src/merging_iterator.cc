@@ -1,5 +1,6 @@
 #include "region/merging_iterator.h"
 
+#include <cstdint>
 
 namespace hfile::region {
 
@@ -43,6 +44,7 @@ class MergingIterator : public CellIterator {
   }
   const Cell& cell() const override { return *current_[heap_.front()]; }
   Status status() const override { return status_; }
+  size_t source() const { return heap_.front(); }
 
  private:
   // Whether input a's cell comes before input b's.
@@ -92,6 +94,11 @@ class MergingIterator : public CellIterator {
 };
 
 }  // namespace
+
+size_t MergingIteratorSource(const CellIterator& it) {
+  auto* m = dynamic_cast<const MergingIterator*>(&it);
+  return m && m->Valid() ? m->source() : SIZE_MAX;
+}
 
 std::unique_ptr<CellIterator> NewMergingIterator(
     std::vector<std::unique_ptr<CellIterator>> inputs, ComparatorKind kind) {

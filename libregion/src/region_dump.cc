@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "hfile/escape.h"
+#include "region/merging_iterator.h"
 #include "region/store_file_reader.h"
 
 namespace hfile::region {
@@ -21,7 +22,8 @@ std::string Bytes(const Slice& b, const DumpOptions& o) {
 void PrintRegionHeader(const RegionDir& r, const DumpOptions& o, std::ostream& out) {
   std::string line;
   if (o.json) {
-    line = "{\"kind\":\"region\",\"encoded_name\":";
+    AppendJsonRecordHead(&line, "region", r.path, o);
+    line += ",\"encoded_name\":";
     AppendJsonString(&line, r.encoded_name);
     if (r.info) {
       line += ",\"start_key\":";
@@ -123,6 +125,20 @@ Result<bool> PassesBloom(const StoreFileReader& sr, const Selection& sel) {
   }
 }
 
+// The families to read: those asked for (InvalidArgument for one the set does not have), or
+// every family HBase reads.
+Result<std::vector<std::string>> SelectFamilies(const RegionSet& set,
+                                                const RegionDumpOptions& options) {
+  if (options.families.empty()) return set.FamilyNames();
+  std::vector<std::string> known = set.FamilyNames();
+  for (const auto& f : options.families) {
+    bool found = std::find(known.begin(), known.end(), f) != known.end();
+    for (const auto& r : set.regions) found = found || r.FindFamily(f) != nullptr;
+    if (!found) return Status::InvalidArgument("no family " + f + " in " + set.path);
+  }
+  return options.families;
+}
+
 }  // namespace
 
 void PrintIoStats(const std::vector<StoreIoStats>& stores, bool json, std::ostream& out) {
@@ -185,17 +201,7 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
   RegionDumpResult local;
   if (!result) result = &local;
   const DumpOptions& o = options.dump;
-  std::vector<std::string> families = options.families;
-  if (families.empty()) {
-    families = set.FamilyNames();
-  } else {
-    std::vector<std::string> known = set.FamilyNames();
-    for (const auto& f : families) {
-      bool found = std::find(known.begin(), known.end(), f) != known.end();
-      for (const auto& r : set.regions) found = found || r.FindFamily(f) != nullptr;
-      if (!found) return Status::InvalidArgument("no family " + f + " in " + set.path);
-    }
-  }
+  HFILE_ASSIGN_OR_RETURN(std::vector<std::string> families, SelectFamilies(set, options));
   Status first_error;
   auto note_error = [&](const Status& s) {
     err << "hfile-dump: " << s.ToString() << "\n";
@@ -210,6 +216,10 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
   for (const auto& r : set.regions) {
     if (set.IsSplitParent(r) && !options.include_split_parents) continue;
     if (!sel.RegionMayHold(r)) continue;
+    // Every JSON record of this region names it (and its table).
+    DumpOptions ro = o;
+    ro.table = table_name;
+    ro.region = r.encoded_name;
     // The files the scan reads, merged; those it skips; and each opened file's store, whose
     // figures get its cost once the region is read.
     std::vector<std::unique_ptr<StoreFileReader>> readers, skipped;
@@ -264,7 +274,7 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
     auto count_io = [&] {
       for (const auto& [store, sr] : opened) result->stores[store].io += sr->hfile().io_stats();
     };
-    PrintRegionHeader(r, o, out);
+    PrintRegionHeader(r, ro, out);
     if (readers.empty()) {
       count_io();
       continue;
@@ -294,7 +304,10 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
       }
       if (o.print_cells || o.print_keys) {
         line.clear();
-        AppendDumpedCell(&line, cell, kind, o);
+        // The HFile the cell comes from (a reference's or link's target), for JSON records.
+        const size_t source = o.json ? MergingIteratorSource(*it) : SIZE_MAX;
+        AppendDumpedCell(&line, cell, kind, ro,
+                         source < readers.size() ? readers[source]->file().target_path : "");
         line.push_back('\n');
         out << line;
       }
@@ -309,6 +322,172 @@ Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options
     if (!it->status().ok()) note_error(it->status().WithContext(r.encoded_name));
     count_io();
     if (o.limit && printed >= o.limit) break;
+  }
+  return first_error;
+}
+
+Status LocateRow(const RegionSet& set, const std::string& row, const RegionDumpOptions& options,
+                 std::ostream& out, std::ostream& err, LocateResult* result) {
+  LocateResult local;
+  if (!result) result = &local;
+  DumpOptions o = options.dump;
+  o.seek_row = row;
+  o.from_row = o.to_row = o.prefix = std::nullopt;
+  HFILE_ASSIGN_OR_RETURN(std::vector<std::string> families, SelectFamilies(set, options));
+  const Selection sel(o);
+  const std::string table_name = set.table ? set.table->ToString() : "";
+  const std::string seek_key = FirstOnRowKey(row);
+  const std::string past_row = *sel.UpperBound();  // every cell of the row sorts before it
+  Status first_error;
+  std::string line;
+  for (const auto& r : set.regions) {
+    if (set.IsSplitParent(r) && !options.include_split_parents) continue;
+    if (!sel.RegionMayHold(r)) continue;
+    ++result->regions;
+    DumpOptions ro = o;
+    ro.table = table_name;
+    ro.region = r.encoded_name;
+    line.clear();
+    if (o.json) {
+      AppendJsonRecordHead(&line, "locate_region", r.path, ro);
+      line += ",\"row\":";
+      AppendJsonString(&line, Bytes(row, o));
+      // No .regioninfo: the name and range are unknown (null), and the region is searched.
+      for (auto [name, value] : {std::pair{"region_name", r.info ? r.info->RegionName() : ""},
+                                 {"start_key", r.info ? r.info->start_key : ""},
+                                 {"end_key", r.info ? r.info->end_key : ""}}) {
+        line += fmt::format(",\"{}\":", name);
+        if (r.info) {
+          AppendJsonString(&line, Bytes(value, o));
+        } else {
+          line += "null";
+        }
+      }
+      line += "}\n";
+    } else if (r.info) {
+      line = fmt::format("region {} ['{}', '{}') holds row '{}'\n  name {}\n", r.encoded_name,
+                         Bytes(r.info->start_key, o), Bytes(r.info->end_key, o), Bytes(row, o),
+                         Bytes(r.info->RegionName(), o));
+    } else {
+      line = fmt::format("region {} (no .regioninfo: its range is unknown)\n", r.encoded_name);
+    }
+    out << line;
+    for (const auto& fam : families) {
+      const FamilyDir* fd = r.FindFamily(fam);
+      if (!fd) continue;
+      for (const auto& sf : fd->store_files) {
+        ++result->files;
+        const std::string where = r.encoded_name + "/" + fam + "/" + sf.name.name;
+        // What the record says: the file's rows, the two checks, and for a file read, its
+        // blocks and the row's cells.
+        std::string error, first_row, last_row, bloom = "none", bloom_type = "NONE";
+        bool in_range = false, read = false;
+        std::vector<DataBlockEntry> blocks;
+        uint64_t cells = 0;
+        auto sr = StoreFileReader::Open(sf, o.reader);
+        if (!sr.ok()) {
+          error = sr.status().ToString();
+          err << "hfile-dump: " << sr.status().WithContext(where).ToString() << "\n";
+          if (first_error.ok()) first_error = sr.status().WithContext(where);
+        } else {
+          const Reader& h = (*sr)->hfile();
+          if (auto k = h.first_key()) first_row = Bytes(KeyRow(*k), o);
+          if (auto k = h.last_key()) last_row = Bytes(KeyRow(*k), o);
+          bloom_type = std::string(BloomTypeName(h.bloom_type()));
+          if (h.bloom_type() != BloomType::kNone) bloom = "not_checked";  // out of range
+          const bool pruned = h.comparator() == ComparatorKind::kDefault;
+          in_range = !pruned || PassesKeyRange(**sr, sel);
+          read = in_range;
+          if (in_range && pruned && h.bloom_type() != BloomType::kNone) {
+            auto pass = PassesBloom(**sr, sel);
+            if (!pass.ok()) {
+              bloom = "unreadable";  // HBase proceeds without it: the file is read
+              err << "hfile-dump: warning: " << pass.status().WithContext(where).ToString()
+                  << ": bloom not used\n";
+            } else if (h.bloom_type() != BloomType::kRow &&
+                       h.bloom_type() != BloomType::kRowPrefixFixedLength) {
+              bloom = "not_used";  // ROWCOL answers for a row and column, not a whole row
+            } else {
+              bloom = *pass ? "might_contain" : "absent";
+              read = *pass;
+            }
+          }
+          if (read) {
+            // The blocks a Get seeks through: the one the index puts the row's first key in,
+            // and the next ones while their index key sorts before the row's end.
+            auto index = h.DataBlockIndex();
+            if (!index.ok()) {
+              error = index.status().ToString();
+            } else {
+              const ComparatorKind kind = h.comparator();
+              size_t i = 0;
+              while (i + 1 < index->size() && CompareKeys(kind, (*index)[i + 1].key, seek_key) <= 0)
+                ++i;
+              for (; i < index->size(); ++i) {
+                if (!blocks.empty() && CompareKeys(kind, (*index)[i].key, past_row) >= 0) break;
+                blocks.push_back((*index)[i]);
+              }
+            }
+            IteratorOptions io;
+            if (h.comparator() == ComparatorKind::kDefault) io.upper_bound = past_row;
+            auto it = (*sr)->NewIterator(io);
+            for (it->Seek(seek_key); it->Valid() && it->cell().row() == Slice(row); it->Next())
+              ++cells;
+            if (!it->status().ok() && error.empty()) error = it->status().ToString();
+            ++result->files_may_hold;
+            result->cells += cells;
+          }
+        }
+        line.clear();
+        const std::string path = sf.target_path.empty() ? sf.path : sf.target_path;
+        if (o.json) {
+          AppendJsonRecordHead(&line, "locate_file", path, ro);
+          line += ",\"family\":";
+          AppendJsonString(&line, fam);
+          line += ",\"file\":";
+          AppendJsonString(&line, sf.name.name);
+          line += fmt::format(",\"reference\":{}", sf.reference ? "true" : "false");
+          line += ",\"first_row\":";
+          AppendJsonString(&line, first_row);
+          line += ",\"last_row\":";
+          AppendJsonString(&line, last_row);
+          line += fmt::format(
+              ",\"in_key_range\":{},\"bloom_type\":\"{}\",\"bloom\":\"{}\","
+              "\"read\":{},\"blocks\":[",
+              in_range, bloom_type, bloom, read);
+          for (size_t i = 0; i < blocks.size(); ++i) {
+            line += fmt::format("{}{{\"offset\":{},\"on_disk_size\":{}}}", i ? "," : "",
+                                blocks[i].offset, blocks[i].on_disk_size);
+          }
+          line += fmt::format("],\"cells\":{}", cells);
+          if (!error.empty()) {
+            line += ",\"error\":";
+            AppendJsonString(&line, error);
+          }
+          line += "}\n";
+        } else {
+          line = fmt::format("  {}/{}{}: rows ['{}', '{}']", fam, sf.name.name,
+                             sf.reference ? " (reference)" : "", first_row, last_row);
+          if (!error.empty() && first_row.empty() && last_row.empty()) {
+            line = fmt::format("  {}/{}: cannot be opened: {}\n", fam, sf.name.name, error);
+          } else {
+            line += in_range ? "" : ", key range misses the row: skipped";
+            if (in_range) line += fmt::format(", bloom {}: {}", bloom_type, bloom);
+            if (in_range && !read) line += ": skipped";
+            if (read) {
+              line += fmt::format(": read, {} cell(s) of the row", cells);
+              for (size_t i = 0; i < blocks.size(); ++i) {
+                line += fmt::format("{}block at {} ({} B)", i ? ", " : " in data ",
+                                    blocks[i].offset, blocks[i].on_disk_size);
+              }
+            }
+            if (!error.empty()) line += ": " + error;
+            line += "\n";
+          }
+        }
+        out << line;
+      }
+    }
   }
   return first_error;
 }

@@ -369,6 +369,89 @@ TEST_F(IoStatsTest, PrintIoStatsTextAndJson) {
 
 // A bloom chunk that fails its checksum excludes nothing, as StoreFileReader proceeds without
 // it: the row's cells are printed, a warning names the file, the dump does not fail.
+// The file's line of a LocateRow JSON output (its "file" field is `name`...).
+std::string LocateLine(const std::string& out, const char* name) {
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find("\"file\":\"" + std::string(name)) != std::string::npos) return line;
+  return "";
+}
+
+size_t Count(const std::string& s, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) ++n;
+  return n;
+}
+
+// --locate decides as the Get path does (DumpRegionSetCells -w): one region, cccc out by its
+// range, the other file of the same range out by its bloom; the read file's blocks are those
+// an index seek to the row reads, and its cell count the row's cells.
+TEST_F(IoStatsTest, LocateRowNamesTheRegionTheFilesTheBloomsAnswersAndTheBlocks) {
+  auto set = OpenTableRegions(*docs_);
+  ASSERT_TRUE(set.ok());
+  const std::string region = set->regions[1].encoded_name;
+  bool saw_two_blocks = false;
+  for (int doc = 2; doc < 59; ++doc) {  // d059 is past aaaa's last row (d058)
+    const std::string row = Row(1, doc);
+    SCOPED_TRACE(row);
+    RegionDumpOptions ro;
+    ro.dump.json = true;
+    ro.families = {"m"};
+    std::ostringstream out, err;
+    LocateResult result;
+    ASSERT_TRUE(LocateRow(*set, row, ro, out, err, &result).ok()) << err.str();
+    EXPECT_EQ(err.str(), "");
+    EXPECT_EQ(result.regions, 1u);
+    EXPECT_EQ(result.files, 3u);
+    EXPECT_EQ(result.files_may_hold, 1u);
+    const uint64_t cells = Count(FullDumpRows(*docs_, row, {"m"}), "\n");
+    EXPECT_EQ(result.cells, cells);
+    EXPECT_EQ(Read(Dump(*docs_, GetRow(row), {"m"})).result.stores[0].files_read, 1u);
+    const std::string& o = out.str();
+    EXPECT_EQ(o.rfind("{\"kind\":\"locate_region\",\"path\":", 0), 0u) << o;
+    EXPECT_NE(o.find("\"region\":\"" + region + "\",\"row\":\"" + row +
+                     "\",\"region_name\":\"docs,4,1000." + region +
+                     ".\",\"start_key\":\"4\","
+                     "\"end_key\":\"8\"}"),
+              std::string::npos)
+        << o;
+    const char* hit = doc % 2 ? "bbbb" : "aaaa";
+    const char* miss = doc % 2 ? "aaaa" : "bbbb";
+    const std::string read = LocateLine(o, hit);
+    EXPECT_NE(read.find("\"in_key_range\":true,\"bloom_type\":\"ROW\",\"bloom\":"
+                        "\"might_contain\",\"read\":true,"),
+              std::string::npos)
+        << read;
+    EXPECT_NE(read.find(",\"cells\":" + std::to_string(cells) + "}"), std::string::npos) << read;
+    const uint64_t blocks = BlocksHoldingRow(StoreFilePath(*docs_, region, "m", hit), row);
+    EXPECT_EQ(Count(read, "\"offset\":"), blocks) << read;
+    saw_two_blocks = saw_two_blocks || blocks > 1;
+    EXPECT_NE(LocateLine(o, miss).find("\"in_key_range\":true,\"bloom_type\":\"ROW\","
+                                       "\"bloom\":\"absent\",\"read\":false,\"blocks\":[],"
+                                       "\"cells\":0}"),
+              std::string::npos)
+        << o;
+    EXPECT_NE(LocateLine(o, "cccc").find("\"in_key_range\":false,\"bloom_type\":\"ROW\","
+                                         "\"bloom\":\"not_checked\",\"read\":false,"),
+              std::string::npos)
+        << o;
+  }
+  EXPECT_TRUE(saw_two_blocks);
+  // Text: the region line and one line per file.
+  RegionDumpOptions ro;
+  ro.families = {"m"};
+  std::ostringstream out, err;
+  ASSERT_TRUE(LocateRow(*set, Row(1, 2), ro, out, err, nullptr).ok());
+  EXPECT_EQ(out.str().rfind("region " + region + " ['4', '8') holds row '" + Row(1, 2) + "'\n", 0),
+            0u)
+      << out.str();
+  EXPECT_EQ(Count(out.str(), "\n"), 2u + 3u) << out.str();
+  // A family the table lacks.
+  ro.families = {"nope"};
+  EXPECT_TRUE(LocateRow(*set, Row(1, 2), ro, out, err, nullptr).IsInvalidArgument());
+}
+
 TEST(IoStatsPruning, AnUnreadableBloomIsNotUsed) {
   const std::string table = MakeDocsTable("io_stats_bad_bloom", false);
   const std::string region = OpenTableRegions(table)->regions[1].encoded_name;

@@ -45,6 +45,22 @@ TEST(MergingIterator, OrderAndTieBreaks) {
                                 "c/q/5/Put/same/0"}));
 }
 
+TEST(MergingIterator, SourceNamesTheInputOfTheCurrentCell) {
+  std::vector<std::unique_ptr<CellIterator>> in;
+  in.push_back(NewVectorCellIterator({CellData::Make("a", "f", "q", 5, KT::kPut, "x", 1),
+                                      CellData::Make("c", "f", "q", 5, KT::kPut, "x", 1)}));
+  in.push_back(NewVectorCellIterator({CellData::Make("b", "f", "q", 5, KT::kPut, "x", 1),
+                                      CellData::Make("c", "f", "q", 5, KT::kPut, "x", 1)}));
+  auto m = NewMergingIterator(std::move(in));
+  std::vector<size_t> sources;
+  for (m->SeekToFirst(); m->Valid(); m->Next()) sources.push_back(MergingIteratorSource(*m));
+  EXPECT_EQ(sources, (std::vector<size_t>{0, 1, 1, 0}));  // the tie: the later input first
+  EXPECT_EQ(MergingIteratorSource(*m), SIZE_MAX);         // exhausted
+  auto plain = NewVectorCellIterator({CellData::Make("a", "f", "q", 5, KT::kPut, "x", 1)});
+  plain->SeekToFirst();
+  EXPECT_EQ(MergingIteratorSource(*plain), SIZE_MAX);  // not a merge
+}
+
 TEST(MergingIterator, SeekAndEmptyInputs) {
   std::vector<std::unique_ptr<CellIterator>> in;
   in.push_back(NewVectorCellIterator({}));

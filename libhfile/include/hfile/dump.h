@@ -32,6 +32,11 @@ struct DumpOptions {
   std::optional<std::string> to_row;
   std::optional<std::string> prefix;
   uint64_t limit = 0;  // at most this many cells (0: all)
+  // Where the cells come from, named on every JSON record beside "kind" and "path" (the HFile
+  // DumpFile reads): set when a dump goes through a table, region or snapshot, so that the
+  // records of many files can be told apart.
+  std::string table;   // "ns:name"
+  std::string region;  // encoded name
   ReaderOptions reader;
 };
 
@@ -46,9 +51,15 @@ Status DumpFile(const std::string& path, const DumpOptions& options, std::ostrea
                 std::ostream& err, DumpResult* result);
 
 // Appends one cell as DumpFile prints it (no newline): with `options.json` the "cell" JSON
-// record, else HFilePrettyPrinter's "K: ... V: ..." line (the value only with print_cells).
+// record (with "value" and "tags" only with print_cells; "path" from `path` when not empty),
+// else HFilePrettyPrinter's "K: ... V: ..." line (the value only with print_cells).
 void AppendDumpedCell(std::string* dst, const Cell& cell, ComparatorKind kind,
-                      const DumpOptions& options);
+                      const DumpOptions& options, const std::string& path = "");
+
+// Appends the opening of a JSON record: {"kind":KIND,"path":PATH and, when `options` name
+// them, "table" and "region" (no closing brace). Empty path: no "path" field.
+void AppendJsonRecordHead(std::string* dst, const char* kind, const std::string& path,
+                          const DumpOptions& options);
 
 }  // namespace hfile
 

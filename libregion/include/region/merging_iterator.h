@@ -6,6 +6,7 @@
 #ifndef REGION_MERGING_ITERATOR_H_
 #define REGION_MERGING_ITERATOR_H_
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -19,6 +20,10 @@ namespace hfile::region {
 std::unique_ptr<CellIterator> NewMergingIterator(
     std::vector<std::unique_ptr<CellIterator>> inputs,
     ComparatorKind kind = ComparatorKind::kDefault);
+
+// The input (its index in `inputs`) a merge's current cell comes from; SIZE_MAX when `it` is not
+// a NewMergingIterator (or NewStoreFilesIterator: the index in its readers) or not Valid().
+size_t MergingIteratorSource(const CellIterator& it);
 
 // The full merge order of two cells from inputs with scanner orders `order_a`, `order_b`:
 // <0 if `a` comes first.

@@ -61,6 +61,23 @@ void PrintIoStats(const std::vector<StoreIoStats>& stores, bool json, std::ostre
 Status DumpRegionSetCells(const RegionSet& set, const RegionDumpOptions& options,
                           std::ostream& out, std::ostream& err, RegionDumpResult* result);
 
+struct LocateResult {
+  uint64_t regions = 0;         // regions whose range holds the row
+  uint64_t files = 0;           // their store files (of the families asked)
+  uint64_t files_may_hold = 0;  // of those, the ones a Get of the row reads
+  uint64_t cells = 0;           // the row's cells in them (references: their half's)
+};
+
+// `hfile dump --locate ROW`: the region of `set` that holds `row` (split parents skipped),
+// then each store file of each family (`options.families`, or every family): its key range
+// and bloom's answer for a Get of the row, as StoreFileScanner.shouldUseScanner decides, and,
+// for the files the Get reads, the data blocks the index sends it to and the row's cell count
+// there. Text lines, or with options.dump.json "locate_region" and "locate_file" records.
+// InvalidArgument for a family the set does not have; a file that cannot be opened is
+// reported (on `err` and in its record) and the others still located.
+Status LocateRow(const RegionSet& set, const std::string& row, const RegionDumpOptions& options,
+                 std::ostream& out, std::ostream& err, LocateResult* result);
+
 }  // namespace hfile::region
 
 #endif  // REGION_REGION_DUMP_H_

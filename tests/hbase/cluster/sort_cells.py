@@ -21,6 +21,8 @@ for path in sys.argv[1:]:
             if '"kind":"cell"' in line:
                 c = json.loads(line)
                 c["tags"], c["seqid"] = [], 0
+                for k in ("path", "table", "region"):  # where hfile-dump read it: not content
+                    c.pop(k, None)
                 cells.append(c)
 cells.sort(key=lambda c: (unbinary(c["row"]), unbinary(c["family"]), unbinary(c["qualifier"]),
                           -c["timestamp"], -TYPES[c["type"]]))
