@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # docs_demo.sh BIN_DIR WORKDIR [DOCS]: the main job (scripts/run-sample.sh runs it after the
 # build): the column-family design guide's `docs` table built and changed offline end to end in
-# WORKDIR (recreated), with the hfile tools in BIN_DIR.
+# WORKDIR (recreated when it is new, empty or made by an earlier run; anything else is refused),
+# with the hfile tools in BIN_DIR.
 #
 #   1. a generated sample: DOCS documents (default 2000) in 50 folders; family m holds each
 #      document's title/owner/size/mtime, family b its ~40 KB HTML body in three revisions
@@ -38,8 +39,15 @@ files_of() {
   done
 }
 
+# WORKDIR is recreated only if it is new, empty, or an earlier run of this script made it.
+marker=.hfile-docs-demo
+if [[ -e $work && ! -e $work/$marker && -n $(ls -A "$work" 2>/dev/null) ]]; then
+  echo "$0: $work exists and was not made by this script; give a new or empty dir" >&2
+  exit 1
+fi
 rm -rf "$work"
 mkdir -p "$work"
+touch "$work/$marker"
 root=$work/root
 started=$(date +%s)
 
@@ -90,9 +98,14 @@ show "$hfile" copy-family "$root" docs_twin document d --drop-old
 show "$hfile" describe "$root" docs_twin
 
 step "8. split a region of docs offline, then verify every table"
-region=$(ls -d "$root"/data/default/docs/*/ | while read -r d; do
-  [[ -f $d/.regioninfo ]] && echo "$(du -sb "$d" | cut -f1) $d"; done | sort -n | tail -1 | cut -d' ' -f2)
-show "$hfile" split "${region%/}"
+region='' largest=-1
+for d in "$root"/data/default/docs/*/; do
+  [[ -f $d/.regioninfo ]] || continue
+  size=$(du -sb "$d" | cut -f1)
+  if ((size > largest)); then largest=$size region=${d%/}; fi
+done
+[[ -n $region ]] || { echo "$0: docs has no region to split" >&2; exit 1; }
+show "$hfile" split "$region"
 show "$hfile" verify --table "$root/data/default/docs" --table "$root/data/default/docs_twin"
 
 step "done in $(($(date +%s) - started)) s; the tables are in $root"
