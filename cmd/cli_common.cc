@@ -11,6 +11,7 @@
 #include <atomic>
 #include <charconv>
 #include <limits>
+#include <set>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -203,20 +204,23 @@ Result<std::string> LocalPathArg(const std::string& arg) {
 
 std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
                              std::ostream& err) {
-  // URIs to paths first (LocalPathArg), in every argument and NAME=VALUE.
-  std::vector<std::string> args(argv, argv + argc);
-  for (size_t i = 1; i < args.size(); ++i) {
-    std::string& a = args[i];
-    const size_t eq = a.find('=');
-    const bool has_value = eq != std::string::npos && a.find("://") > eq;
-    auto p = LocalPathArg(has_value ? a.substr(eq + 1) : a);
-    if (!p.ok()) return UsageError(err, app.get_name(), p.status().message());
-    a = has_value ? a.substr(0, eq + 1) + *p : *p;
+  // URIs to local paths (LocalPathArg) in the values of every option and positional, and in
+  // the VALUE of NAME=VALUE (-D), but not in options that take row keys: a row key may well
+  // look like a URI.
+  static const std::set<std::string> kRowKeyOptions = {"--seekToRow", "--from", "--to",
+                                                       "--prefix", "--locate", "--at"};
+  for (CLI::Option* opt : app.get_options()) {
+    if (kRowKeyOptions.count(opt->get_name())) continue;
+    opt->transform([](std::string v) {
+      const size_t eq = v.find('=');
+      const bool has_value = eq != std::string::npos && v.find("://") > eq;
+      auto p = LocalPathArg(has_value ? v.substr(eq + 1) : v);
+      if (!p.ok()) throw CLI::ValidationError(std::string(p.status().message()));
+      return has_value ? v.substr(0, eq + 1) + *p : *p;
+    });
   }
-  std::vector<const char*> ptrs;
-  for (const auto& a : args) ptrs.push_back(a.c_str());
   try {
-    app.parse(static_cast<int>(ptrs.size()), ptrs.data());
+    app.parse(argc, argv);
   } catch (const CLI::CallForVersion& e) {
     out << e.what() << "\n";
     return kExitOk;
