@@ -384,11 +384,16 @@ Status LocateRow(const RegionSet& set, const std::string& row, const RegionDumpO
         bool in_range = false, read = false;
         std::vector<DataBlockEntry> blocks;
         uint64_t cells = 0;
+        // A file that cannot be read is reported in its record and on stderr, and fails the
+        // dump (its exit status), as in every other mode.
+        const auto fail = [&](const Status& st) {
+          if (error.empty()) error = st.ToString();
+          err << "hfile-dump: " << st.WithContext(where).ToString() << "\n";
+          if (first_error.ok()) first_error = st.WithContext(where);
+        };
         auto sr = StoreFileReader::Open(sf, o.reader);
         if (!sr.ok()) {
-          error = sr.status().ToString();
-          err << "hfile-dump: " << sr.status().WithContext(where).ToString() << "\n";
-          if (first_error.ok()) first_error = sr.status().WithContext(where);
+          fail(sr.status());
         } else {
           const Reader& h = (*sr)->hfile();
           if (auto k = h.first_key()) first_row = Bytes(KeyRow(*k), o);
@@ -417,7 +422,7 @@ Status LocateRow(const RegionSet& set, const std::string& row, const RegionDumpO
             // and the next ones while their index key sorts before the row's end.
             auto index = h.DataBlockIndex();
             if (!index.ok()) {
-              error = index.status().ToString();
+              fail(index.status());
             } else {
               const ComparatorKind kind = h.comparator();
               size_t i = 0;
@@ -433,7 +438,7 @@ Status LocateRow(const RegionSet& set, const std::string& row, const RegionDumpO
             auto it = (*sr)->NewIterator(io);
             for (it->Seek(seek_key); it->Valid() && it->cell().row() == Slice(row); it->Next())
               ++cells;
-            if (!it->status().ok() && error.empty()) error = it->status().ToString();
+            if (!it->status().ok()) fail(it->status());
             ++result->files_may_hold;
             result->cells += cells;
           }
