@@ -6,22 +6,12 @@
 #include <bit>
 #include <cmath>
 
+#include "advise_finding.h"
 #include "region/advise.h"
 
 namespace hfile::region {
 
 namespace {
-
-Finding Make(std::string code, AdviceSeverity sev, const std::string& family, std::string message,
-             std::string fix) {
-  Finding f;
-  f.code = std::move(code);
-  f.severity = sev;
-  f.family = family;
-  f.message = std::move(message);
-  f.fix = std::move(fix);
-  return f;
-}
 
 // The KeyValue size below which `fraction` of the streamed cells lie (bucket upper bound).
 uint64_t Quantile(const FamilyMeasure& m, double fraction) {
@@ -68,7 +58,7 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
       if (m.name_trial_size > 0 && m.short_name_trial_size <= m.name_trial_size)
         disk_share = static_cast<double>(m.name_trial_size - m.short_name_trial_size) /
                      static_cast<double>(m.name_trial_size);
-      Finding f = Make(
+      Finding f = MakeFinding(
           "long-family-name", cells >= 100000000 ? AdviceSeverity::kWarn : AdviceSeverity::kInfo,
           m.name,
           fmt::format("family name '{}' ({} bytes) is in every cell's key: {} bytes x {} cells = "
@@ -92,7 +82,7 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
     // The MOB doc: the normal path is optimised for < 100 KB; MOB for 100 KB-10 MB; beyond
     // 10-50 MB a cell belongs outside HBase.
     if (m.cells_over_50mb > 0) {
-      Finding f = Make(
+      Finding f = MakeFinding(
           "cells-over-50mb", AdviceSeverity::kWarn, m.name,
           fmt::format("{} cells over 50 MB (largest {} bytes): too big for HBase, even as MOB",
                       m.cells_over_50mb, m.max_cell),
@@ -103,12 +93,13 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
       out->push_back(std::move(f));
     }
     if (m.cells_over_10mb > m.cells_over_50mb && !fd->is_mob()) {
-      Finding f = Make("mob-candidate", AdviceSeverity::kWarn, m.name,
-                       fmt::format("{} cells over 10 MB (largest {} bytes): each fills its own "
-                                   "block and is rewritten by every compaction; MOB keeps them "
-                                   "in separate files",
-                                   m.cells_over_10mb - m.cells_over_50mb, m.max_cell),
-                       AlterFix(a, m.name, "IS_MOB => true, MOB_THRESHOLD => 102400"));
+      Finding f =
+          MakeFinding("mob-candidate", AdviceSeverity::kWarn, m.name,
+                      fmt::format("{} cells over 10 MB (largest {} bytes): each fills its own "
+                                  "block and is rewritten by every compaction; MOB keeps them "
+                                  "in separate files",
+                                  m.cells_over_10mb - m.cells_over_50mb, m.max_cell),
+                      AlterFix(a, m.name, "IS_MOB => true, MOB_THRESHOLD => 102400"));
       f.figures["cells"] = static_cast<double>(m.cells_over_10mb - m.cells_over_50mb);
       f.figures["max_cell"] = static_cast<double>(m.max_cell);
       out->push_back(std::move(f));
@@ -123,7 +114,7 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
         const double gain = 1.0 - static_cast<double>(fast->size) / none->size;
         if (fd->data_block_encoding() != DataBlockEncoding::kNone && avg_value >= 1024 &&
             gain < 0.02) {
-          Finding f = Make(
+          Finding f = MakeFinding(
               "encoding-on-large-values", AdviceSeverity::kInfo, m.name,
               fmt::format("values average {:.0f} bytes and FAST_DIFF saves {:.1f}% over NONE in "
                           "the trial: {} only costs decoding time here",
@@ -134,7 +125,7 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
           out->push_back(std::move(f));
         }
         if (fd->data_block_encoding() == DataBlockEncoding::kNone && gain >= 0.10) {
-          Finding f = Make(
+          Finding f = MakeFinding(
               "encoding-recommended", AdviceSeverity::kInfo, m.name,
               fmt::format("cells average {:.0f} bytes with repetitive keys: FAST_DIFF makes the "
                           "trial {:.1f}% smaller ({} -> {} bytes) and blocks hold more cells",
@@ -165,7 +156,7 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
             t.read_mb_s >= fastest / 16 && (!smallest || t.size < smallest->size))
           smallest = &t;
       if (current && best && best->size < current->size * 0.9) {
-        Finding f = Make(
+        Finding f = MakeFinding(
             "compression-recommended", AdviceSeverity::kInfo, m.name,
             fmt::format("trial rewrites of {} cell bytes: {} + {} gives {} bytes (ratio {:.2f}, "
                         "reads {:.0f} MB/s), against {} bytes (ratio {:.2f}) for the family's "
@@ -199,12 +190,12 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
     const uint64_t p50 = Quantile(m, 0.5);
     if (p50 > static_cast<uint64_t>(fd->block_size()) && m.max_cell < (uint64_t{10} << 20)) {
       const uint64_t to = std::min<uint64_t>(uint64_t{16} << 20, std::bit_ceil(p50));
-      Finding f =
-          Make("block-smaller-than-cells", AdviceSeverity::kInfo, m.name,
-               fmt::format("the median cell is {}-{} bytes, BLOCKSIZE is {}: a block holds one "
-                           "cell, and the index has an entry per cell",
-                           p50 / 2, p50, fd->block_size()),
-               AlterFix(a, m.name, fmt::format("BLOCKSIZE => {}", to)));
+      Finding f = MakeFinding(
+          "block-smaller-than-cells", AdviceSeverity::kInfo, m.name,
+          fmt::format("the median cell is {}-{} bytes, BLOCKSIZE is {}: a block holds one "
+                      "cell, and the index has an entry per cell",
+                      p50 / 2, p50, fd->block_size()),
+          AlterFix(a, m.name, fmt::format("BLOCKSIZE => {}", to)));
       f.figures["p50_cell_upper"] = static_cast<double>(p50);
       f.figures["block_size"] = fd->block_size();
       out->push_back(std::move(f));
@@ -212,29 +203,32 @@ void ApplyDataRules(const TableDescriptor& d, const Advice& a, std::vector<Findi
 
     // Blooms: ROWCOL pays per column; with one column per row ROW answers the same Gets.
     if (fd->bloom_type() == BloomType::kRowCol && m.distinct_qualifiers == 1) {
-      Finding f = Make("rowcol-bloom-one-column", AdviceSeverity::kInfo, m.name,
-                       "BLOOMFILTER ROWCOL with one column in every row read: ROW answers the "
-                       "same Gets with a bloom no bigger",
-                       AlterFix(a, m.name, "BLOOMFILTER => 'ROW'"));
+      Finding f =
+          MakeFinding("rowcol-bloom-one-column", AdviceSeverity::kInfo, m.name,
+                      "BLOOMFILTER ROWCOL with one column in every row read: ROW answers the "
+                      "same Gets with a bloom no bigger",
+                      AlterFix(a, m.name, "BLOOMFILTER => 'ROW'"));
       f.figures["distinct_qualifiers"] = 1;
       out->push_back(std::move(f));
     }
     if (fd->bloom_type() == BloomType::kNone) {
-      Finding f = Make("no-bloom", AdviceSeverity::kInfo, m.name,
-                       fmt::format("BLOOMFILTER NONE: a Get of a row must look into every one of "
-                                   "the store's files ({} over {} regions)",
-                                   m.store_files, m.regions_with_files),
-                       AlterFix(a, m.name, "BLOOMFILTER => 'ROW'"));
+      Finding f =
+          MakeFinding("no-bloom", AdviceSeverity::kInfo, m.name,
+                      fmt::format("BLOOMFILTER NONE: a Get of a row must look into every one of "
+                                  "the store's files ({} over {} regions)",
+                                  m.store_files, m.regions_with_files),
+                      AlterFix(a, m.name, "BLOOMFILTER => 'ROW'"));
       f.figures["store_files"] = static_cast<double>(m.store_files);
       out->push_back(std::move(f));
     }
     // Big values evict everything else from the block cache for one read each.
     if (fd->block_cache_enabled() && avg_value >= 64 * 1024) {
-      Finding f = Make("blockcache-big-values", AdviceSeverity::kInfo, m.name,
-                       fmt::format("values average {:.0f} bytes with BLOCKCACHE true: each read "
-                                   "caches a block that evicts many small ones",
-                                   avg_value),
-                       AlterFix(a, m.name, "BLOCKCACHE => false"));
+      Finding f =
+          MakeFinding("blockcache-big-values", AdviceSeverity::kInfo, m.name,
+                      fmt::format("values average {:.0f} bytes with BLOCKCACHE true: each read "
+                                  "caches a block that evicts many small ones",
+                                  avg_value),
+                      AlterFix(a, m.name, "BLOCKCACHE => false"));
       f.figures["avg_value"] = avg_value;
       out->push_back(std::move(f));
     }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "advise_finding.h"
 #include "region/advise.h"
 
 namespace hfile::region {
@@ -11,17 +12,6 @@ namespace hfile::region {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-Finding Make(std::string code, AdviceSeverity sev, std::string family, std::string message,
-             std::string fix) {
-  Finding f;
-  f.code = std::move(code);
-  f.severity = sev;
-  f.family = std::move(family);
-  f.message = std::move(message);
-  f.fix = std::move(fix);
-  return f;
-}
 
 double Avg(uint64_t total, uint64_t n) { return n ? static_cast<double>(total) / n : 0; }
 
@@ -56,7 +46,7 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     const uint64_t need =
         std::max<uint64_t>(1, (m.bytes + o.large_region_bytes / 2 - 1) /
                                   std::max<uint64_t>(1, o.large_region_bytes / 2));
-    Finding f = Make(
+    Finding f = MakeFinding(
         "family-imbalance", AdviceSeverity::kWarn, m.name,
         fmt::format("family {} has {} ({} bytes) against {}'s {} ({} bytes), {:.0f}x the rows: a "
                     "full scan of {} opens {} regions and {} store files where its size would "
@@ -87,7 +77,7 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     const double per_store = Avg(m.store_files, m.regions_with_files);
     const double avg = Avg(m.bytes, m.store_files), hot_avg = Avg(hot->bytes, hot->store_files);
     if (per_store < 2 || avg * 10 > hot_avg) continue;
-    Finding f = Make(
+    Finding f = MakeFinding(
         "cold-family-small-flushes", AdviceSeverity::kInfo, m.name,
         fmt::format("family {}: {} files averaging {:.0f} bytes ({:.1f} per store, time range "
                     "{}..{}) next to {}'s files of {:.0f} bytes: flushed with the busy family into "
@@ -108,13 +98,13 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     if (b > o.large_region_bytes) {
       ++large;
       const uint64_t into = (b + o.large_region_bytes / 2 - 1) / (o.large_region_bytes / 2);
-      Finding f =
-          Make("region-too-large", AdviceSeverity::kWarn, "",
-               fmt::format("region {} holds {:.2f} GB: above the HBase book's 5-20 GB (the design "
-                           "guide says 10-50 GB)",
-                           a.regions[i], b / kGiB),
-               fmt::format("hfile split {} --into {}", ShellWord(a.table_dir + "/" + a.regions[i]),
-                           std::max<uint64_t>(2, into)));
+      Finding f = MakeFinding(
+          "region-too-large", AdviceSeverity::kWarn, "",
+          fmt::format("region {} holds {:.2f} GB: above the HBase book's 5-20 GB (the design "
+                      "guide says 10-50 GB)",
+                      a.regions[i], b / kGiB),
+          fmt::format("hfile split {} --into {}", ShellWord(a.table_dir + "/" + a.regions[i]),
+                      std::max<uint64_t>(2, into)));
       f.region = a.regions[i];
       f.figures["bytes"] = static_cast<double>(b);
       out->push_back(std::move(f));
@@ -125,7 +115,7 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
   if (a.regions.size() > 1 && small == a.regions.size()) {
     uint64_t total = 0;
     for (uint64_t b : a.region_bytes) total += b;
-    Finding f = Make(
+    Finding f = MakeFinding(
         "regions-small", AdviceSeverity::kInfo, "",
         fmt::format("all {} regions are below {:.2f} GB ({} bytes in all): the HBase book's "
                     "5-20 GB and the design guide's 10-50 GB would hold this table in one region",
@@ -136,11 +126,11 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     out->push_back(std::move(f));
   }
   if (fams.size() <= 2 && a.regions.size() > o.many_regions) {
-    Finding f = Make("many-regions", AdviceSeverity::kInfo, "",
-                     fmt::format("{} regions for {} families: the book's guidance is 50-100 "
-                                 "regions (per server) with 1-2 families",
-                                 a.regions.size(), fams.size()),
-                     "merge regions online (HBase's merge_region)");
+    Finding f = MakeFinding("many-regions", AdviceSeverity::kInfo, "",
+                            fmt::format("{} regions for {} families: the book's guidance is 50-100 "
+                                        "regions (per server) with 1-2 families",
+                                        a.regions.size(), fams.size()),
+                            "merge regions online (HBase's merge_region)");
     f.figures["regions"] = static_cast<double>(a.regions.size());
     out->push_back(std::move(f));
   }
@@ -156,13 +146,13 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
         max_dir_name = a.regions[i] + "/" + m.name;
       }
       if (n >= o.blocking_store_files) {
-        Finding f =
-            Make("store-files-blocking", AdviceSeverity::kWarn, m.name,
-                 fmt::format("store {}/{} has {} files: at hbase.hstore.blockingStoreFiles ({}) "
-                             "HBase blocks the region's writes until a compaction catches up",
-                             a.regions[i], m.name, n, o.blocking_store_files),
-                 fmt::format("hfile compact {} --family {}",
-                             ShellWord(a.table_dir + "/" + a.regions[i]), ShellWord(m.name)));
+        Finding f = MakeFinding(
+            "store-files-blocking", AdviceSeverity::kWarn, m.name,
+            fmt::format("store {}/{} has {} files: at hbase.hstore.blockingStoreFiles ({}) "
+                        "HBase blocks the region's writes until a compaction catches up",
+                        a.regions[i], m.name, n, o.blocking_store_files),
+            fmt::format("hfile compact {} --family {}", ShellWord(a.table_dir + "/" + a.regions[i]),
+                        ShellWord(m.name)));
         f.region = a.regions[i];
         f.figures["files"] = static_cast<double>(n);
         out->push_back(std::move(f));
@@ -174,7 +164,7 @@ void ApplyLayoutRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     max_dir_name = "the table dir (regions)";
   }
   if (max_dir * 10 > o.max_directory_items) {
-    Finding f = Make(
+    Finding f = MakeFinding(
         "directory-items", AdviceSeverity::kWarn, "",
         fmt::format("{} holds {} entries, over 10% of dfs.namenode.fs-limits.max-directory-items "
                     "({}); the table has {} families x {} regions, {} store files in all",

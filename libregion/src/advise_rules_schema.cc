@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "advise_finding.h"
 #include "region/advise.h"
 
 namespace hfile::region {
@@ -27,17 +28,6 @@ std::string AlterFix(const Advice& a, const std::string& family, const std::stri
 
 namespace {
 
-Finding Make(std::string code, AdviceSeverity sev, std::string family, std::string message,
-             std::string fix) {
-  Finding f;
-  f.code = std::move(code);
-  f.severity = sev;
-  f.family = std::move(family);
-  f.message = std::move(message);
-  f.fix = std::move(fix);
-  return f;
-}
-
 std::string Ts(int64_t ms) { return fmt::format("{} ms", ms); }
 
 }  // namespace
@@ -47,13 +37,14 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
   // The book (number.of.cfs): 1 family, 2nd/3rd only for column-scoped access; flushes and
   // compactions are per region, so every family pays for the busiest.
   if (fams.size() > 3) {
-    Finding f = Make("too-many-families", AdviceSeverity::kWarn, "",
-                     fmt::format("{} families (the norm is 1-2, at most 3): flushes and "
-                                 "compactions are per region, so each family flushes and splits "
-                                 "with the busiest one",
-                                 fams.size()),
-                     "move to a new table: families read apart from the others (hfile "
-                     "copy-family cannot cross tables; export them, then alter 'delete')");
+    Finding f =
+        MakeFinding("too-many-families", AdviceSeverity::kWarn, "",
+                    fmt::format("{} families (the norm is 1-2, at most 3): flushes and "
+                                "compactions are per region, so each family flushes and splits "
+                                "with the busiest one",
+                                fams.size()),
+                    "move to a new table: families read apart from the others (hfile "
+                    "copy-family cannot cross tables; export them, then alter 'delete')");
     f.figures["families"] = static_cast<double>(fams.size());
     out->push_back(std::move(f));
   }
@@ -65,7 +56,7 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
           x.rows != y.rows || x.row_hash != y.row_hash || x.row_ts_hash != y.row_ts_hash ||
           x.store_files != y.store_files)
         continue;
-      Finding f = Make(
+      Finding f = MakeFinding(
           "families-written-together", AdviceSeverity::kInfo, x.name + "," + y.name,
           fmt::format("families {} and {} hold the same {} rows with the same timestamps in the "
                       "same number of files ({}): they are written together and might be one "
@@ -85,7 +76,7 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     // schema.versions.max: "not recommended setting the number of max versions to an
     // exceedingly high level (e.g., hundreds or more)"; without a TTL they are never aged out.
     if (fd->ttl_is_forever() && versions > 3) {
-      Finding f = Make(
+      Finding f = MakeFinding(
           "versions-without-ttl", versions >= 100 ? AdviceSeverity::kWarn : AdviceSeverity::kInfo,
           m.name,
           fmt::format("VERSIONS => {} with TTL FOREVER: every column keeps up to {} versions "
@@ -100,17 +91,18 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     }
     // schema.minversions: MIN_VERSIONS only matters together with a TTL.
     if (fd->min_versions() > 0 && fd->ttl_is_forever()) {
-      Finding f = Make("min-versions-without-ttl", AdviceSeverity::kInfo, m.name,
-                       fmt::format("MIN_VERSIONS => {} with TTL FOREVER has no effect: it keeps "
-                                   "versions only against TTL expiry",
-                                   fd->min_versions()),
-                       AlterFix(a, m.name, "MIN_VERSIONS => 0"));
+      Finding f =
+          MakeFinding("min-versions-without-ttl", AdviceSeverity::kInfo, m.name,
+                      fmt::format("MIN_VERSIONS => {} with TTL FOREVER has no effect: it keeps "
+                                  "versions only against TTL expiry",
+                                  fd->min_versions()),
+                      AlterFix(a, m.name, "MIN_VERSIONS => 0"));
       f.figures["min_versions"] = fd->min_versions();
       out->push_back(std::move(f));
     }
     // Expired cells stay on disk (and are read past by every scan) until a major compaction.
     if (!fd->ttl_is_forever() && (m.expired_cells > 0 || m.expired_files > 0)) {
-      Finding f = Make(
+      Finding f = MakeFinding(
           "expired-data", AdviceSeverity::kWarn, m.name,
           fmt::format("TTL {} s is shorter than data present: {} of {} cells read are expired, "
                       "{} whole files ({} bytes) hold only expired cells; they wait for a major "
@@ -127,7 +119,7 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
     // The book: a cell TTL cannot extend a cell's life beyond the family TTL.
     if (m.cell_ttl_beyond_family > 0) {
       const int64_t secs = (m.max_cell_ttl_ms + 999) / 1000;
-      Finding f = Make(
+      Finding f = MakeFinding(
           "cell-ttl-beyond-family", AdviceSeverity::kInfo, m.name,
           fmt::format("{} cells carry a TTL tag longer than the family TTL ({} s; longest {}): "
                       "the family TTL wins, they expire earlier than their writer asked",
@@ -155,7 +147,7 @@ void ApplySchemaRules(const TableDescriptor& d, const Advice& a, std::vector<Fin
       if (m.files_smaller_blocks)
         what.push_back(fmt::format("{} with blocks smaller than BLOCKSIZE {}",
                                    m.files_smaller_blocks, fd->block_size()));
-      Finding f = Make(
+      Finding f = MakeFinding(
           "descriptor-files-disagree", AdviceSeverity::kWarn, m.name,
           fmt::format("{} of {} store files were written with other settings than "
                       "the descriptor's (an alter never compacted): {}",
