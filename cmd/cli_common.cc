@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "hfile/escape.h"
+#include "hfile/webhdfs.h"
 
 namespace hfile::cli {
 
@@ -202,8 +203,15 @@ Result<std::string> LocalPathArg(const std::string& arg) {
   return arg;
 }
 
+void AddWebHdfsFlag(CLI::App& app, std::string* address) {
+  app.add_option("--webhdfs", *address,
+                 "HOST:PORT of the NameNode's HTTP server for hdfs:// files (default: "
+                 "$HFILE_WEBHDFS, then dfs.namenode.http-address in $HADOOP_CONF_DIR/"
+                 "hdfs-site.xml)");
+}
+
 std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
-                             std::ostream& err) {
+                             std::ostream& err, const std::set<std::string>& hdfs_options) {
   // URIs to local paths (LocalPathArg) in the values of every option and positional, and in
   // the VALUE of NAME=VALUE (-D), but not in options that take row keys: a row key may well
   // look like a URI.
@@ -211,7 +219,9 @@ std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, s
                                                        "--prefix", "--locate", "--at"};
   for (CLI::Option* opt : app.get_options()) {
     if (kRowKeyOptions.count(opt->get_name())) continue;
-    opt->transform([](std::string v) {
+    const bool hdfs_ok = hdfs_options.count(opt->get_name()) > 0;
+    opt->transform([hdfs_ok](std::string v) {
+      if (hdfs_ok && IsHdfsUri(v)) return v;
       const size_t eq = v.find('=');
       const bool has_value = eq != std::string::npos && v.find("://") > eq;
       auto p = LocalPathArg(has_value ? v.substr(eq + 1) : v);

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,8 +101,12 @@ Result<std::string> LocalPathArg(const std::string& arg);
 // Parses argv into `app`. nullopt: go on. Otherwise the exit code to return at once: 0 after
 // printing --help or --version on out, kExitUsage after printing the parse error on err as
 // UsageError does (the tool's name is app's name).
+// Options named in `hdfs_options` ("files", "--file") also take hdfs:// and webhdfs:// URIs
+// as they are (the tools that read HFiles over WebHDFS); every other remote URI is refused.
 std::optional<int> ParseArgs(CLI::App& app, int argc, const char* const* argv, std::ostream& out,
-                             std::ostream& err);
+                             std::ostream& err, const std::set<std::string>& hdfs_options = {});
+// --webhdfs HOST:PORT into `address` (WebHdfsOptions::address), for the tools that read hdfs://.
+void AddWebHdfsFlag(CLI::App& app, std::string* address);
 
 // The tools, runnable in-process: each parses argv, does its work, returns its exit code.
 int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

@@ -39,6 +39,7 @@ for f in usr/bin/hfile usr/bin/hfile-dump usr/lib/libhfile.so.0 usr/include/hfil
 done
 dpkg-deb -f "$deb" Depends | grep -q libzstd ||
   fail "no shared-library dependencies (dpkg-shlibdeps)"
+dpkg-deb -f "$deb" Depends | grep -q libcurl4 || fail "no libcurl4 dependency (WebHDFS)"
 
 $SUDO dpkg -i "$deb" >/dev/null
 installed=1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit, real-file, fuzz-corpus replay,
 # the local HBase cluster tests (bulk load, compaction vs HBase, loopback only),
-# the HBase compatibility suite (needs Java + Maven, installed here) and a sanitizer build.
+# the HBase compatibility suite and the HDFS (WebHDFS) test (need Java + Maven, installed here)
+# and a sanitizer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --java --browser

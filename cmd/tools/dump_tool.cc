@@ -57,7 +57,8 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
                "With --table/--region/--snapshot: after the cells, the files, blocks, bytes and "
                "seeks the read cost per store");
   app.add_flag("--no-verify-checksums", no_checksums, "Do not verify block checksums");
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  AddWebHdfsFlag(app, &o.reader.webhdfs.address);
+  if (auto code = ParseArgs(app, argc, argv, out, err, {"files", "--file"})) return *code;
   o.byte_format = hex ? ByteFormat::kHex : ByteFormat::kEscaped;
   o.reader.verify_checksums = !no_checksums;
   struct RowArg {

@@ -27,8 +27,9 @@ constexpr const char* kTool = "hfile-verify";
 
 // The cells and bytes `path` holds, for progress (0, 0 when it does not open: the check says
 // why).
-std::pair<uint64_t, uint64_t> CellsAndBytes(const std::string& path) {
-  auto r = Reader::Open(path);
+std::pair<uint64_t, uint64_t> CellsAndBytes(const std::string& path,
+                                            const ReaderOptions& options) {
+  auto r = Reader::Open(path, options);
   if (!r.ok()) return {0, 0};
   return {(*r)->trailer().entry_count, (*r)->file_size()};
 }
@@ -172,7 +173,8 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
   app.add_option("-j,--jobs", jobs, "Check this many files at once, 1..256 (default: one per core)")
       ->check(IntegerIn(1, 256));
   AddProgressFlags(app, &progress_flags, /*add_quiet=*/false);
-  if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  AddWebHdfsFlag(app, &o.reader.webhdfs.address);
+  if (auto code = ParseArgs(app, argc, argv, out, err, {"files"})) return *code;
   o.check_blooms = !no_blooms;
   ro.check_key_ranges = !no_key_ranges;
   ro.check_meta = !regions.root.empty();  // a table named under its root: meta describes it
@@ -208,7 +210,7 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
       // Cells are what a set's check walks: count them against the files' entry counts.
       uint64_t cells = 0, bytes = 0;
       for (const auto& f : RegionSetHFiles({set})) {
-        auto [c, b] = CellsAndBytes(f);
+        auto [c, b] = CellsAndBytes(f, o.reader);
         cells += c, bytes += b;
       }
       progress.Phase("verifying", 0, cells, set.path);
@@ -240,7 +242,7 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
         reports[i] = VerifyFile(files[i], o);
         continue;
       }
-      auto [entries, size] = CellsAndBytes(files[i]);
+      auto [entries, size] = CellsAndBytes(files[i], o.reader);
       uint64_t reported = 0;
       VerifyOptions fo = o;
       fo.on_cell = meter.ForFile(entries, size, &reported);

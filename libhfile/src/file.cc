@@ -24,6 +24,40 @@ constexpr size_t kWriteBufferSize = 1 << 20;
 constexpr size_t kDirectWriteSize = 32 << 10;
 }  // namespace
 
+namespace {
+// A local file, read with pread(2).
+class LocalFile final : public RandomAccessFile {
+ public:
+  LocalFile(std::string path, int fd, uint64_t size)
+      : RandomAccessFile(std::move(path), size), fd_(fd) {}
+  ~LocalFile() override { ::close(fd_); }
+  void AdviseSequential() const override {
+    ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  }
+
+ protected:
+  Status ReadAt(uint64_t offset, size_t n, char* dst) const override {
+    size_t done = 0;
+    while (done < n) {
+      ssize_t r = ::pread(fd_, dst + done, n - done, static_cast<off_t>(offset + done));
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        return ErrnoStatus(fmt::format("read at offset {} of", offset + done), path(), errno);
+      }
+      if (r == 0) {
+        return Status::Corruption(
+            fmt::format("file ended at offset {} (truncated?)", offset + done));
+      }
+      done += static_cast<size_t>(r);
+    }
+    return Status::OK();
+  }
+
+ private:
+  int fd_;
+};
+}  // namespace
+
 Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return ErrnoStatus("cannot open", path, errno);
@@ -38,10 +72,10 @@ Result<std::unique_ptr<RandomAccessFile>> RandomAccessFile::Open(const std::stri
     return Status::IOError(path, "not a regular file");
   }
   return std::unique_ptr<RandomAccessFile>(
-      new RandomAccessFile(path, fd, static_cast<uint64_t>(st.st_size)));
+      new LocalFile(path, fd, static_cast<uint64_t>(st.st_size)));
 }
 
-RandomAccessFile::~RandomAccessFile() { ::close(fd_); }
+RandomAccessFile::~RandomAccessFile() = default;
 
 Status RandomAccessFile::Read(uint64_t offset, size_t n, char* dst) const {
   if (offset > size_ || n > size_ - offset) {
@@ -50,23 +84,7 @@ Status RandomAccessFile::Read(uint64_t offset, size_t n, char* dst) const {
                                           n, offset, size_));
   }
   if (counters_) counters_->AddRead(offset, n);
-  size_t done = 0;
-  while (done < n) {
-    ssize_t r = ::pread(fd_, dst + done, n - done, static_cast<off_t>(offset + done));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return ErrnoStatus(fmt::format("read at offset {} of", offset + done), path_, errno);
-    }
-    if (r == 0) {
-      return Status::Corruption(fmt::format("file ended at offset {} (truncated?)", offset + done));
-    }
-    done += static_cast<size_t>(r);
-  }
-  return Status::OK();
-}
-
-void RandomAccessFile::AdviseSequential() const {
-  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  return ReadAt(offset, n, dst);
 }
 
 Result<std::unique_ptr<WritableFile>> WritableFile::Create(const std::string& path) {

@@ -13,11 +13,14 @@ namespace hfile {
 
 class IoCounters;
 
-// A read-only file read with pread(2). Thread-safe.
+// A read-only file: a local one read with pread(2) (Open), or a remote one (webhdfs_file.h).
+// Thread-safe.
 class RandomAccessFile {
  public:
   static Result<std::unique_ptr<RandomAccessFile>> Open(const std::string& path);
-  ~RandomAccessFile();
+  virtual ~RandomAccessFile();
+  RandomAccessFile(const RandomAccessFile&) = delete;
+  RandomAccessFile& operator=(const RandomAccessFile&) = delete;
 
   const std::string& path() const { return path_; }
   uint64_t size() const { return size_; }
@@ -25,16 +28,18 @@ class RandomAccessFile {
   // than asked: a truncated file) otherwise.
   Status Read(uint64_t offset, size_t n, char* dst) const;
   // Tells the kernel the file will be read front to back.
-  void AdviseSequential() const;
+  virtual void AdviseSequential() const {}
   // Every read from now on is counted there (nullptr: not counted). Set before sharing the file.
   void set_counters(IoCounters* counters) { counters_ = counters; }
   IoCounters* counters() const { return counters_; }
 
+ protected:
+  RandomAccessFile(std::string path, uint64_t size) : path_(std::move(path)), size_(size) {}
+  // Read's work once the range is known to lie inside the file.
+  virtual Status ReadAt(uint64_t offset, size_t n, char* dst) const = 0;
+
  private:
-  RandomAccessFile(std::string path, int fd, uint64_t size)
-      : path_(std::move(path)), fd_(fd), size_(size) {}
   std::string path_;
-  int fd_;
   uint64_t size_;
   IoCounters* counters_ = nullptr;
 };

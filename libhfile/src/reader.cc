@@ -10,6 +10,7 @@
 #include "hfile/block_type.h"
 #include "hfile/escape.h"
 #include "reader_internal.h"
+#include "webhdfs_file.h"
 
 namespace hfile {
 
@@ -180,9 +181,15 @@ Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path, const Read
   auto rep = std::make_unique<Rep>();
   rep->path = path;
   rep->options = options;
-  auto file = RandomAccessFile::Open(path);
-  if (!file.ok()) return file.status();
-  rep->file = std::move(file).value();
+  if (IsHdfsUri(path)) {
+    auto file = WebHdfsFile::Open(path, options.webhdfs);
+    if (!file.ok()) return file.status();
+    rep->file = std::move(file).value();
+  } else {
+    auto file = RandomAccessFile::Open(path);
+    if (!file.ok()) return file.status();
+    rep->file = std::move(file).value();
+  }
   rep->file->set_counters(&rep->io);
   rep->io.set_opening(true);
   Status s = OpenTrailer(rep.get());

@@ -17,6 +17,7 @@
 #include "hfile/status.h"
 #include "hfile/trailer.h"
 #include "hfile/types.h"
+#include "hfile/webhdfs.h"
 
 namespace hfile {
 
@@ -26,6 +27,8 @@ struct ReaderOptions {
   // claiming more than the trailer's totalUncompressedBytes (and uncompressedDataIndexSize) is
   // refused the same way, so memory follows the file's own figures, not its headers' claims.
   uint64_t max_block_size = uint64_t{1} << 30;
+  // How hdfs:// and webhdfs:// paths are read (hfile/webhdfs.h); local paths ignore it.
+  WebHdfsOptions webhdfs;
 };
 
 // One entry of the data index's lowest level: a data block's index key (for every block but

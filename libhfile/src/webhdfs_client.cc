@@ -1,0 +1,332 @@
+// WebHdfsClient on libcurl: one easy handle per client (keeps its connections alive), redirects
+// followed by hand so that each hop's URL is in the error and CREATE can send its body to the
+// DataNode only.
+#include <curl/curl.h>
+#include <fmt/format.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "hfile/webhdfs.h"
+
+namespace hfile {
+namespace {
+
+constexpr int kMaxRedirects = 5;
+
+void GlobalInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string LoginUser() {
+  if (const char* u = std::getenv("HADOOP_USER_NAME"); u && *u) return u;
+  if (struct passwd* pw = ::getpwuid(::geteuid()); pw && pw->pw_name) return pw->pw_name;
+  if (const char* u = std::getenv("USER"); u && *u) return u;
+  return "hfilekit";
+}
+
+// RFC 3986 unreserved characters and '/' stay; everything else is %XX (HBase names hold '=',
+// ',', '.' ...; a path never reaches the server half-escaped).
+std::string EncodePath(const std::string& path) {
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += fmt::format("%{:02X}", c);
+    }
+  }
+  return out;
+}
+
+std::string EncodeParam(const std::string& v) {
+  std::string out = EncodePath(v);
+  std::string r;
+  for (char c : out) r += c == '/' ? std::string("%2F") : std::string(1, c);
+  return r;
+}
+
+size_t AppendBody(char* data, size_t size, size_t n, void* user) {
+  auto* s = static_cast<std::string*>(user);
+  s->append(data, size * n);
+  return size * n;
+}
+
+struct Reply {
+  long status = 0;
+  std::string body;
+  std::string location;  // of a redirect
+  std::string url;       // the URL that gave this reply
+};
+
+}  // namespace
+
+struct WebHdfsClient::Rep {
+  std::string address;
+  WebHdfsOptions options;
+  std::string user;
+  CURL* curl = nullptr;
+  uint64_t requests = 0;
+
+  ~Rep() {
+    if (curl) curl_easy_cleanup(curl);
+  }
+
+  std::string Url(const std::string& path, const std::string& op, const std::string& params) {
+    return fmt::format("http://{}/webhdfs/v1{}?op={}&user.name={}{}", address, EncodePath(path),
+                       op, EncodeParam(user), params);
+  }
+
+  // One HTTP exchange (no redirect following). `body` (PUT) may be null.
+  Status Send(const char* method, const std::string& url, const Slice* body, Reply* reply) {
+    curl_easy_reset(curl);
+    reply->status = 0;
+    reply->body.clear();
+    reply->location.clear();
+    reply->url = url;
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, options.connect_timeout_seconds);
+    if (options.stall_timeout_seconds > 0) {
+      curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+      curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options.stall_timeout_seconds);
+    }
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, AppendBody);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply->body);
+    struct curl_slist* headers = nullptr;
+    // No "Expect: 100-continue" round trip before a body.
+    headers = curl_slist_append(headers, "Expect:");
+    if (std::string(method) == "GET") {
+      curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
+    } else {
+      curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+      if (body) {
+        headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
+        curl_easy_setopt(curl, CURLOPT_POST, 1L);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                         static_cast<curl_off_t>(body->size()));
+      } else if (std::string(method) == "PUT") {
+        // An empty PUT still says Content-Length: 0 (some servers want a length).
+        curl_easy_setopt(curl, CURLOPT_POST, 1L);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, "");
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t{0});
+      }
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    ++requests;
+    const CURLcode rc = curl_easy_perform(curl);
+    curl_slist_free_all(headers);
+    if (rc != CURLE_OK) {
+      const bool no_server = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST;
+      return Status::IOError(
+          fmt::format("{} {}", method, url),
+          fmt::format("{}{}", curl_easy_strerror(rc),
+                      no_server ? " (is the NameNode/DataNode up, WebHDFS enabled, and the "
+                                  "HTTP address right?)"
+                                : ""));
+    }
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply->status);
+    char* loc = nullptr;
+    if (curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc) {
+      reply->location = loc;
+    }
+    return Status::OK();
+  }
+
+  // An error reply as a Status: "<OP> <url>: HTTP <code>: <exception>: <message>".
+  static Status ErrorOf(const std::string& op, const Reply& r) {
+    std::string what = fmt::format("HTTP {}", r.status);
+    bool not_found = r.status == 404;
+    auto j = nlohmann::json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object() && j.contains("RemoteException") && j["RemoteException"].is_object()) {
+      const auto& e = j["RemoteException"];
+      const std::string ex = e.value("exception", std::string("RemoteException"));
+      what += fmt::format(": {}: {}", ex, e.value("message", std::string()));
+      not_found = ex == "FileNotFoundException";
+    } else if (!r.body.empty()) {
+      std::string text = r.body.substr(0, 200);
+      for (char& c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+      what += ": " + text;
+    }
+    const std::string context = fmt::format("WebHDFS {} {}", op, r.url);
+    return not_found ? Status::NotFound(context, what) : Status::IOError(context, what);
+  }
+
+  // Sends and follows up to kMaxRedirects redirects; the final reply must be `want`.
+  Status Call(const std::string& op, const char* method, const std::string& url, int want,
+              Reply* reply) {
+    std::string next = url;
+    for (int hop = 0;; ++hop) {
+      HFILE_RETURN_IF_ERROR(Send(method, next, nullptr, reply).WithContext("WebHDFS " + op));
+      const bool redirect = reply->status == 301 || reply->status == 302 ||
+                            reply->status == 303 || reply->status == 307 || reply->status == 308;
+      if (!redirect) break;
+      if (reply->location.empty()) {
+        return Status::IOError(fmt::format("WebHDFS {} {}", op, next),
+                               fmt::format("HTTP {} without a Location", reply->status));
+      }
+      if (hop + 1 >= kMaxRedirects) {
+        return Status::IOError(fmt::format("WebHDFS {} {}", op, url),
+                               fmt::format("more than {} redirects", kMaxRedirects));
+      }
+      next = reply->location;
+    }
+    if (reply->status != want) return ErrorOf(op, *reply);
+    return Status::OK();
+  }
+
+  Result<nlohmann::json> CallJson(const std::string& op, const char* method,
+                                  const std::string& url) {
+    Reply r;
+    HFILE_RETURN_IF_ERROR(Call(op, method, url, 200, &r));
+    auto j = nlohmann::json::parse(r.body, nullptr, false);
+    if (j.is_discarded()) {
+      return Status::IOError(fmt::format("WebHDFS {} {}", op, r.url),
+                             "the reply is not JSON: " + r.body.substr(0, 200));
+    }
+    return j;
+  }
+
+  Result<bool> CallBoolean(const std::string& op, const char* method, const std::string& url) {
+    HFILE_ASSIGN_OR_RETURN(auto j, CallJson(op, method, url));
+    if (!j.is_object() || !j.contains("boolean") || !j["boolean"].is_boolean()) {
+      return Status::IOError(fmt::format("WebHDFS {} {}", op, url),
+                             "the reply has no \"boolean\": " + j.dump());
+    }
+    return j["boolean"].get<bool>();
+  }
+};
+
+namespace {
+Result<HdfsFileStatus> ParseStatus(const nlohmann::json& j, const std::string& where) {
+  if (!j.is_object() || !j.contains("type") || !j.contains("length")) {
+    return Status::IOError(where, "a FileStatus without type and length: " + j.dump());
+  }
+  HdfsFileStatus s;
+  s.name = j.value("pathSuffix", std::string());
+  s.is_directory = j.value("type", std::string()) == "DIRECTORY";
+  s.length = j.value("length", uint64_t{0});
+  s.block_size = j.value("blockSize", uint64_t{0});
+  s.replication = j.value("replication", 0);
+  s.modification_time_ms = j.value("modificationTime", int64_t{0});
+  s.owner = j.value("owner", std::string());
+  s.group = j.value("group", std::string());
+  s.permission = j.value("permission", std::string());
+  return s;
+}
+}  // namespace
+
+Result<std::unique_ptr<WebHdfsClient>> WebHdfsClient::Create(const std::string& http_address,
+                                                             const WebHdfsOptions& options) {
+  if (http_address.empty() || http_address.find_first_of("/?# ") != std::string::npos) {
+    return Status::InvalidArgument("WebHDFS address '" + http_address + "'",
+                                   "expected HOST:PORT of the NameNode's HTTP server");
+  }
+  GlobalInit();
+  auto rep = std::make_unique<Rep>();
+  rep->address = http_address;
+  rep->options = options;
+  rep->user = options.user.empty() ? LoginUser() : options.user;
+  rep->curl = curl_easy_init();
+  if (!rep->curl) return Status::IOError("WebHDFS", "curl_easy_init failed");
+  return std::unique_ptr<WebHdfsClient>(new WebHdfsClient(std::move(rep)));
+}
+
+WebHdfsClient::WebHdfsClient(std::unique_ptr<Rep> rep) : rep_(std::move(rep)) {}
+WebHdfsClient::~WebHdfsClient() = default;
+
+const std::string& WebHdfsClient::http_address() const { return rep_->address; }
+uint64_t WebHdfsClient::requests() const { return rep_->requests; }
+
+Result<HdfsFileStatus> WebHdfsClient::GetFileStatus(const std::string& path) {
+  const std::string url = rep_->Url(path, "GETFILESTATUS", "");
+  HFILE_ASSIGN_OR_RETURN(auto j, rep_->CallJson("GETFILESTATUS", "GET", url));
+  if (!j.contains("FileStatus")) {
+    return Status::IOError("WebHDFS GETFILESTATUS " + url, "no FileStatus in " + j.dump());
+  }
+  return ParseStatus(j["FileStatus"], "WebHDFS GETFILESTATUS " + url);
+}
+
+Result<std::vector<HdfsFileStatus>> WebHdfsClient::ListStatus(const std::string& path) {
+  const std::string url = rep_->Url(path, "LISTSTATUS", "");
+  HFILE_ASSIGN_OR_RETURN(auto j, rep_->CallJson("LISTSTATUS", "GET", url));
+  const nlohmann::json* list = nullptr;
+  if (j.contains("FileStatuses") && j["FileStatuses"].contains("FileStatus"))
+    list = &j["FileStatuses"]["FileStatus"];
+  if (!list || !list->is_array()) {
+    return Status::IOError("WebHDFS LISTSTATUS " + url, "no FileStatuses in " + j.dump());
+  }
+  std::vector<HdfsFileStatus> out;
+  out.reserve(list->size());
+  for (const auto& e : *list) {
+    HFILE_ASSIGN_OR_RETURN(auto s, ParseStatus(e, "WebHDFS LISTSTATUS " + url));
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Status WebHdfsClient::Open(const std::string& path, uint64_t offset, uint64_t length,
+                           std::string* out) {
+  const std::string url =
+      rep_->Url(path, "OPEN", fmt::format("&offset={}&length={}", offset, length));
+  Reply r;
+  HFILE_RETURN_IF_ERROR(rep_->Call("OPEN", "GET", url, 200, &r));
+  if (r.body.size() > length) {
+    return Status::IOError(fmt::format("WebHDFS OPEN {}", r.url),
+                           fmt::format("asked for {} bytes, got {}", length, r.body.size()));
+  }
+  out->append(r.body);
+  return Status::OK();
+}
+
+Status WebHdfsClient::CreateFile(const std::string& path, const Slice& data, bool overwrite) {
+  // Step 1: the NameNode answers 307 with the DataNode URL; no data goes to it (HDFS-2540).
+  const std::string url =
+      rep_->Url(path, "CREATE", fmt::format("&overwrite={}", overwrite ? "true" : "false"));
+  Reply r;
+  HFILE_RETURN_IF_ERROR(rep_->Send("PUT", url, nullptr, &r).WithContext("WebHDFS CREATE"));
+  if (r.status != 307 || r.location.empty()) {
+    if (r.status == 307) return Status::IOError("WebHDFS CREATE " + url, "307 without Location");
+    return Rep::ErrorOf("CREATE", r);
+  }
+  // Step 2: the bytes to the DataNode, which answers 201 Created.
+  Reply w;
+  HFILE_RETURN_IF_ERROR(rep_->Send("PUT", r.location, &data, &w).WithContext("WebHDFS CREATE"));
+  if (w.status != 201) return Rep::ErrorOf("CREATE", w);
+  return Status::OK();
+}
+
+Status WebHdfsClient::Rename(const std::string& from, const std::string& to) {
+  const std::string url = rep_->Url(from, "RENAME", "&destination=" + EncodeParam(to));
+  HFILE_ASSIGN_OR_RETURN(bool ok, rep_->CallBoolean("RENAME", "PUT", url));
+  if (!ok) {
+    return Status::IOError(fmt::format("WebHDFS RENAME {} to {}", from, to),
+                           "refused by the NameNode (source missing, or target exists?)");
+  }
+  return Status::OK();
+}
+
+Status WebHdfsClient::Delete(const std::string& path, bool recursive, bool* existed) {
+  const std::string url =
+      rep_->Url(path, "DELETE", fmt::format("&recursive={}", recursive ? "true" : "false"));
+  HFILE_ASSIGN_OR_RETURN(bool deleted, rep_->CallBoolean("DELETE", "DELETE", url));
+  if (existed) *existed = deleted;
+  return Status::OK();
+}
+
+Status WebHdfsClient::Mkdirs(const std::string& path) {
+  const std::string url = rep_->Url(path, "MKDIRS", "");
+  HFILE_ASSIGN_OR_RETURN(bool ok, rep_->CallBoolean("MKDIRS", "PUT", url));
+  if (!ok) return Status::IOError("WebHDFS MKDIRS " + url, "refused by the NameNode");
+  return Status::OK();
+}
+
+}  // namespace hfile
