@@ -178,6 +178,20 @@ def main():
                 compared += 1
         print("compared %d dump/verify runs, hdfs:// vs local, in %.1f s" %
               (compared, time.time() - t_phase))
+        # All files in one verify run on 4 threads (one remote file each), and the front end.
+        uris = ["hdfs://%s%s" % (rpc, remote[l]) for l in inputs + seeds]
+        lc, lo, _ = run([verify, "--json", "-j", "4"] + inputs + seeds)
+        rc, ro, re_ = run([verify, "--json", "-j", "4", "--webhdfs", nn] + uris)
+        for u, l in zip(uris, inputs + seeds):
+            ro = ro.replace(u.encode(), l.encode())
+        if (rc, ro) != (lc, lo):
+            fail("verify -j 4 of all %d files: exit %d vs %d local, outputs differ\n%s" %
+                 (len(uris), rc, lc, re_.decode(errors="replace")[-2000:]))
+        lc, lo, _ = run([os.path.join(args.bin, "hfile"), "dump", "--json", "-p", inputs[0]])
+        rc, ro, _ = run([os.path.join(args.bin, "hfile"), "dump", "--json", "-p", "--webhdfs", nn,
+                         uris[0]])
+        if (rc, ro.replace(uris[0].encode(), inputs[0].encode())) != (lc, lo):
+            fail("hfile dump (the front end) of %s differs from the local file" % uris[0])
         damaged_exit = sum(1 for s in seeds if run([verify, "--json", s])[0] != 0)
         print("%d of %d damaged files fail verify (the same way over hdfs://)" %
               (damaged_exit, len(seeds)))
