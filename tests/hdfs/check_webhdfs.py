@@ -157,25 +157,32 @@ def main():
             (dump, ["--json", "-m", "-b", "-h", "-s", "-p"]),  # every part, one run
             (verify, ["--json"]),
         ]
-        compared = 0
-        for i, local in enumerate(inputs + seeds):
+        def compare(job):
+            i, local, tool, flags = job
             way_name, way = ways[i % len(ways)]
             uri, extra, env = way(remote[local])
-            for tool, flags in modes:
-                lc, lo, le = run([tool] + flags + [local], env=base_env)
-                rc, ro, re_ = run([tool] + flags + extra + [uri], env=env)
-                ro = ro.replace(uri.encode(), local.encode())
-                re_ = re_.replace(uri.encode(), local.encode())
-                what = "%s %s %s (address by %s)" % (os.path.basename(tool), " ".join(flags),
-                                                     uri, way_name)
-                if (rc, ro) != (lc, lo):
-                    fail("%s: exit %d, %d bytes out; local: exit %d, %d bytes out\n%s" %
-                         (what, rc, len(ro), lc, len(lo), re_.decode(errors="replace")[-2000:]))
-                elif re_ != le:
-                    fail("%s: stderr differs:\n  hdfs:  %s\n  local: %s" %
-                         (what, re_.decode(errors="replace")[-1000:],
-                          le.decode(errors="replace")[-1000:]))
-                compared += 1
+            lc, lo, le = run([tool] + flags + [local], env=base_env)
+            rc, ro, re_ = run([tool] + flags + extra + [uri], env=env)
+            ro = ro.replace(uri.encode(), local.encode())
+            re_ = re_.replace(uri.encode(), local.encode())
+            what = "%s %s %s (address by %s)" % (os.path.basename(tool), " ".join(flags), uri,
+                                                 way_name)
+            if (rc, ro) != (lc, lo):
+                return ("%s: exit %d, %d bytes out; local: exit %d, %d bytes out\n%s" %
+                        (what, rc, len(ro), lc, len(lo), re_.decode(errors="replace")[-2000:]))
+            if re_ != le:
+                return ("%s: stderr differs:\n  hdfs:  %s\n  local: %s" %
+                        (what, re_.decode(errors="replace")[-1000:],
+                         le.decode(errors="replace")[-1000:]))
+            return None
+        jobs = [(i, local, tool, flags) for i, local in enumerate(inputs + seeds)
+                for tool, flags in modes]
+        # Three at a time: a run mostly waits for the NameNode and DataNode.
+        with concurrent.futures.ThreadPoolExecutor(3) as pool:
+            for problem in pool.map(compare, jobs):
+                if problem:
+                    fail(problem)
+        compared = len(jobs)
         print("compared %d dump/verify runs, hdfs:// vs local, in %.1f s" %
               (compared, time.time() - t_phase))
         # All files in one verify run on 4 threads (one remote file each), and the front end.
