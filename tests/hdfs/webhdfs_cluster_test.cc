@@ -44,7 +44,8 @@ TEST(WebHdfsCluster, WriteListReadRenameDelete) {
   // Not over an existing file without overwrite: the NameNode's exception, decoded.
   s = c->CreateFile("/ct/dir/a,b=c", Slice("x"), false);
   EXPECT_FALSE(s.ok());
-  EXPECT_NE(s.ToString().find("FileAlreadyExistsException"), std::string::npos) << s.ToString();
+  EXPECT_NE(s.ToString().find("HTTP 403: FileAlreadyExistsException"), std::string::npos)
+      << s.ToString();
 
   auto st = c->GetFileStatus("/ct/dir/a,b=c");
   ASSERT_TRUE(st.ok()) << st.status().ToString();
@@ -68,8 +69,10 @@ TEST(WebHdfsCluster, WriteListReadRenameDelete) {
 
   ASSERT_TRUE(c->Rename("/ct/dir/a,b=c", "/ct/dir/b").ok());
   EXPECT_TRUE(c->GetFileStatus("/ct/dir/a,b=c").status().IsNotFound());
+  // A missing source: the NameNode answers {"boolean":false}, not an exception.
   s = c->Rename("/ct/dir/a,b=c", "/ct/dir/b2");
   EXPECT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.ToString().find("refused by the NameNode"), std::string::npos) << s.ToString();
   bool existed = false;
   ASSERT_TRUE(c->Delete("/ct", true, &existed).ok());
   EXPECT_TRUE(existed);
