@@ -92,6 +92,11 @@ struct WebHdfsClient::Rep {
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+    // Redirects are followed by hand: a Location must not reach file:// or other schemes.
+    curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+    // No proxy from http_proxy & co., as Hadoop's own (Java) client: the NameNode and DataNodes
+    // are reached directly.
+    curl_easy_setopt(curl, CURLOPT_PROXY, "");
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, options.connect_timeout_seconds);
     if (options.stall_timeout_seconds > 0) {
       curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);

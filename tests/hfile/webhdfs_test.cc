@@ -155,6 +155,21 @@ class LoopbackServer {
   std::vector<HttpRequest> seen_;
 };
 
+// Sets an environment variable for one scope.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) ::setenv(name, value, 1); else ::unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_) ::setenv(name_, old_->c_str(), 1); else ::unsetenv(name_);
+  }
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
 std::string NotFoundBody(const std::string& path) {
   return R"({"RemoteException":{"exception":"FileNotFoundException","javaClassName":)"
          R"("java.io.FileNotFoundException","message":"File does not exist: )" + path + "\"}}";
@@ -202,21 +217,6 @@ class FakeHdfs {
   }
   std::map<std::string, std::string> files_;
   LoopbackServer server_;
-};
-
-// Sets an environment variable for one scope.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value) ::setenv(name, value, 1); else ::unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (old_) ::setenv(name_, old_->c_str(), 1); else ::unsetenv(name_);
-  }
- private:
-  const char* name_;
-  std::optional<std::string> old_;
 };
 
 TEST(WebHdfsUri, WebhdfsSchemeNamesTheHttpServer) {
@@ -302,6 +302,30 @@ TEST(WebHdfsClient, FollowsTheRedirectToTheDataNode) {
   EXPECT_EQ(st->length, 16u);
   EXPECT_FALSE(st->is_directory);
   EXPECT_EQ(st->replication, 1);
+}
+
+TEST(WebHdfsClient, ARedirectToAnotherSchemeIsRefused) {
+  LoopbackServer server([](const HttpRequest&) {
+    return HttpResponse{307, "", "file:///etc/hostname"};
+  });
+  auto c = WebHdfsClient::Create(server.address(), {});
+  ASSERT_TRUE(c.ok());
+  std::string out;
+  Status s = (*c)->Open("/f", 0, 10, &out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(out.empty());
+  EXPECT_NE(s.ToString().find("file:///etc/hostname"), std::string::npos) << s.ToString();
+}
+
+TEST(WebHdfsClient, ProxyVariablesAreNotUsed) {
+  FakeHdfs fs(Files{{"/f", "abc"}});
+  // A proxy that does not exist: a client using it would fail.
+  ScopedEnv proxy("http_proxy", "http://127.0.0.1:1");
+  ScopedEnv no_proxy("no_proxy", nullptr);
+  auto c = WebHdfsClient::Create(fs.address(), {});
+  ASSERT_TRUE(c.ok());
+  auto st = (*c)->GetFileStatus("/f");
+  EXPECT_TRUE(st.ok()) << st.status().ToString();
 }
 
 TEST(WebHdfsClient, RemoteExceptionIsDecodedWithUrlAndStatus) {
