@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -288,7 +289,11 @@ Status WebHdfsClient::Open(const std::string& path, uint64_t offset, uint64_t le
     return Status::IOError(fmt::format("WebHDFS OPEN {}", r.url),
                            fmt::format("asked for {} bytes, got {}", length, r.body.size()));
   }
-  out->append(r.body);
+  if (out->empty()) {
+    out->swap(r.body);  // the window's bytes, not copied again
+  } else {
+    out->append(r.body);
+  }
   return Status::OK();
 }
 

@@ -61,7 +61,6 @@ Status WebHdfsFile::Fill(uint64_t offset, size_t n) const {
     windows_.pop_back();
   }
   Window w{start, {}};
-  w.data.reserve(len);
   HFILE_RETURN_IF_ERROR(client_->Open(hdfs_path_, start, len, &w.data).WithContext(path()));
   if (w.data.size() != len) {
     return Status::Corruption(path(), fmt::format("WebHDFS returned {} bytes at offset {} of "
@@ -79,7 +78,6 @@ Status WebHdfsFile::ReadAt(uint64_t offset, size_t n, char* dst) const {
   // Larger than the cache can hold: straight into dst, nothing kept.
   if (n > cache_bytes_) {
     std::string data;
-    data.reserve(n);
     HFILE_RETURN_IF_ERROR(client_->Open(hdfs_path_, offset, n, &data).WithContext(path()));
     if (data.size() != n) {
       return Status::Corruption(path(), fmt::format("WebHDFS returned {} bytes at offset {}, "
