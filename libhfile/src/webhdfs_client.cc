@@ -6,6 +6,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <mutex>
@@ -18,6 +19,8 @@ namespace hfile {
 namespace {
 
 constexpr int kMaxRedirects = 5;
+// LISTSTATUS of a directory of a million entries is ~300 MB of JSON; more is refused.
+constexpr size_t kMaxJsonReply = size_t{512} << 20;
 
 void GlobalInit() {
   static std::once_flag once;
@@ -52,18 +55,26 @@ std::string EncodeParam(const std::string& v) {
   return r;
 }
 
-size_t AppendBody(char* data, size_t size, size_t n, void* user) {
-  auto* s = static_cast<std::string*>(user);
-  s->append(data, size * n);
-  return size * n;
-}
-
+// A reply body may not exceed `max_body` bytes (an OPEN: the length asked), so a server
+// sending more cannot grow memory past what the caller budgeted.
 struct Reply {
   long status = 0;
   std::string body;
   std::string location;  // of a redirect
   std::string url;       // the URL that gave this reply
+  size_t max_body = kMaxJsonReply;
+  bool too_long = false;
 };
+
+size_t AppendBody(char* data, size_t size, size_t n, void* user) {
+  auto* r = static_cast<Reply*>(user);
+  if (r->body.size() + size * n > r->max_body) {
+    r->too_long = true;
+    return 0;  // curl stops with CURLE_WRITE_ERROR
+  }
+  r->body.append(data, size * n);
+  return size * n;
+}
 
 }  // namespace
 
@@ -104,7 +115,8 @@ struct WebHdfsClient::Rep {
       curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, options.stall_timeout_seconds);
     }
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, AppendBody);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &reply->body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, reply);
+    reply->too_long = false;
     struct curl_slist* headers = nullptr;
     // No "Expect: 100-continue" round trip before a body.
     headers = curl_slist_append(headers, "Expect:");
@@ -129,6 +141,11 @@ struct WebHdfsClient::Rep {
     ++requests;
     const CURLcode rc = curl_easy_perform(curl);
     curl_slist_free_all(headers);
+    if (rc == CURLE_WRITE_ERROR && reply->too_long) {
+      return Status::IOError(fmt::format("{} {}", method, url),
+                             fmt::format("the reply is longer than the {} bytes asked for",
+                                         reply->max_body));
+    }
     if (rc != CURLE_OK) {
       const bool no_server = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST;
       return Status::IOError(
@@ -284,6 +301,8 @@ Status WebHdfsClient::Open(const std::string& path, uint64_t offset, uint64_t le
   const std::string url =
       rep_->Url(path, "OPEN", fmt::format("&offset={}&length={}", offset, length));
   Reply r;
+  // Error bodies (RemoteException JSON) are small; data beyond `length` is refused.
+  r.max_body = std::max<uint64_t>(length, 64 << 10);
   HFILE_RETURN_IF_ERROR(rep_->Call("OPEN", "GET", url, 200, &r));
   if (r.body.size() > length) {
     return Status::IOError(fmt::format("WebHDFS OPEN {}", r.url),

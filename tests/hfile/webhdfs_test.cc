@@ -317,6 +317,19 @@ TEST(WebHdfsClient, ARedirectToAnotherSchemeIsRefused) {
   EXPECT_NE(s.ToString().find("file:///etc/hostname"), std::string::npos) << s.ToString();
 }
 
+TEST(WebHdfsClient, AReplyLongerThanAskedIsRefusedNotHeld) {
+  const std::string big(1 << 20, 'b');
+  LoopbackServer server([&](const HttpRequest&) { return HttpResponse{200, big, ""}; });
+  auto c = WebHdfsClient::Create(server.address(), {});
+  ASSERT_TRUE(c.ok());
+  std::string out;
+  Status s = (*c)->Open("/f", 0, 100000, &out);
+  ASSERT_TRUE(s.IsIOError()) << s.ToString();
+  EXPECT_NE(s.ToString().find("longer than the 100000 bytes asked for"), std::string::npos)
+      << s.ToString();
+  EXPECT_TRUE(out.empty());
+}
+
 TEST(WebHdfsClient, ProxyVariablesAreNotUsed) {
   FakeHdfs fs(Files{{"/f", "abc"}});
   // A proxy that does not exist: a client using it would fail.
