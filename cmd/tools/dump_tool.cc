@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <ostream>
 #include <set>
 
 #include "cli_common.h"
 #include "hfile/dump.h"
 #include "region/describe.h"
+#include "region/region_name.h"
 #include "region/region_dump.h"
 
 namespace hfile::cli {
@@ -40,6 +42,13 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_flag("-h,--printblockheaders", o.print_block_headers, "Print the header of every block");
   app.add_flag("-k,--checkrow", o.check_row_order, "Report cells out of order");
   app.add_flag("-s,--stats", o.print_stats, "Print size statistics and the largest rows");
+  app.add_flag("-d,--details", o.stat_ranges,
+               "With --hpp: -s plus the counts per size range (HFilePrettyPrinter -d)");
+  app.add_flag("-a,--checkfamily", o.check_family,
+               "Warn of cells whose family is not in the file's path or differs from the "
+               "previous cell's");
+  app.add_flag("--hpp", o.hpp,
+               "-m, -s, -b and -h print exactly what HBase 2.6's HFilePrettyPrinter prints");
   app.add_flag("-v,--verbose", o.verbose, "Verbose output");
   app.add_option("-w,--seekToRow", row, "Print only the cells of this row");
   app.add_option("--locate", locate,
@@ -58,6 +67,13 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
                "seeks the read cost per store");
   app.add_flag("--no-verify-checksums", no_checksums, "Do not verify block checksums");
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  if (o.stat_ranges && !o.hpp) {
+    return UsageError(err, kTool,
+                      "-d/--details is HFilePrettyPrinter's -s output: use it with --hpp");
+  }
+  if (o.hpp && o.json) {
+    return UsageError(err, kTool, "--hpp is HFilePrettyPrinter's text: not with --json");
+  }
   o.byte_format = hex ? ByteFormat::kHex : ByteFormat::kEscaped;
   o.reader.verify_checksums = !no_checksums;
   struct RowArg {
@@ -88,8 +104,20 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   };
   std::vector<Input> inputs;
   for (const auto& f : files) inputs.push_back({f, "", ""});
-  if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
-    return UsageError(err, kTool, "--root needs --table or --snapshot");
+  if (!regions.root.empty() && regions.empty()) {
+    return UsageError(err, kTool, "--root needs --table, --snapshot or -r REGIONNAME");
+  }
+  // HFilePrettyPrinter's -r takes a region name and finds the region under the root; ours
+  // takes a region directory. With --root, a -r value that is not a directory is a name.
+  if (!regions.root.empty()) {
+    for (auto& r : regions.regions) {
+      if (std::filesystem::is_directory(r)) continue;
+      auto dir = region::RegionDirForName(regions.root, r);
+      if (!dir.ok()) {
+        return UsageError(err, kTool, fmt::format("-r {}: {}", r, dir.status().message()));
+      }
+      r = *dir;
+    }
   }
   if (io_stats && regions.empty()) {
     return UsageError(err, kTool, "--io-stats needs --table, --region or --snapshot");
@@ -98,7 +126,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     return UsageError(err, kTool, "--family needs --table, --region or --snapshot");
   }
   const bool file_modes = o.print_meta || o.print_block_index || o.print_block_headers ||
-                          o.print_stats || o.verbose;
+                          o.print_stats || o.stat_ranges || o.check_family || o.verbose;
   if (io_stats && file_modes) {
     return UsageError(err, kTool, "--io-stats counts cell reads: not with -m, -b, -h, -s or -v");
   }
@@ -179,8 +207,8 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     return UsageError(err, kTool, "no input files");
   }
   if (!o.print_cells && !o.print_keys && !o.print_meta && !o.print_block_index &&
-      !o.print_block_headers && !o.check_row_order && !o.print_stats && !o.verbose &&
-      !o.seek_row) {
+      !o.print_block_headers && !o.check_row_order && !o.print_stats && !o.stat_ranges &&
+      !o.check_family && !o.verbose && !o.seek_row) {
     o.print_meta = true;  // with no mode, show what the file is
   }
   uint64_t scanned = 0;
