@@ -109,6 +109,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   }
   // HFilePrettyPrinter's -r takes a region name and finds the region under the root; ours
   // takes a region directory. With --root, a -r value that is not a directory is a name.
+  std::vector<std::string> named_region_dirs;
   if (!regions.root.empty()) {
     for (auto& r : regions.regions) {
       if (std::filesystem::is_directory(r)) continue;
@@ -117,8 +118,19 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
         return UsageError(err, kTool, fmt::format("-r {}: {}", r, dir.status().message()));
       }
       r = *dir;
+      named_region_dirs.push_back(r + "/");
     }
   }
+  // --hpp prints the files HPP finds for a region name as it does: qualified local paths.
+  auto hpp_path = [&](const std::string& path) -> std::string {
+    if (!o.hpp) return "";
+    for (const auto& d : named_region_dirs) {
+      if (path.rfind(d, 0) == 0) {
+        return "file:" + std::filesystem::absolute(path).lexically_normal().string();
+      }
+    }
+    return "";
+  };
   if (io_stats && regions.empty()) {
     return UsageError(err, kTool, "--io-stats needs --table, --region or --snapshot");
   }
@@ -217,6 +229,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     DumpOptions fo = o;
     fo.table = in.table;
     fo.region = in.region;
+    fo.hpp_path = hpp_path(in.path);
     Status s = DumpFile(in.path, fo, out, err, &result);
     scanned += result.cells_scanned;
     out.flush();

@@ -169,6 +169,7 @@ Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
   std::string prev_key, line;
   bool have_prev = false;
   std::string prev_family_cell, prev_family_text;  // -a: the previous cell's key, and as text
+  const std::string& shown_path = o.hpp_path.empty() ? reader.path() : o.hpp_path;
   uint64_t printed = 0;
   for (; it->Valid(); it->Next()) {
     const Cell& cell = it->cell();
@@ -201,10 +202,10 @@ Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
       // HFilePrettyPrinter -a: the family must appear in the file's path (as the store's
       // directory name does), and be the same as the previous cell's.
       const Slice family = cell.family();
-      if (std::string_view(reader.path()).find(std::string_view(family.data(), family.size())) ==
+      if (std::string_view(shown_path).find(std::string_view(family.data(), family.size())) ==
           std::string_view::npos) {
         ++result->family_warnings;
-        line = "WARNING, filename does not match kv family,\n\tfilename -> " + reader.path() +
+        line = "WARNING, filename does not match kv family,\n\tfilename -> " + shown_path +
                "\n\tkeyvalue -> ";
         AppendHppCellKey(&line, cell);
         err << line << "\n";
@@ -212,7 +213,7 @@ Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
       if (!prev_family_cell.empty() && KeyFamily(prev_family_cell) != family) {
         ++result->family_warnings;
         line = "WARNING, previous kv has different family compared to current key\n\tfilename -> " +
-               reader.path() + "\n\tprevious -> ";
+               shown_path + "\n\tprevious -> ";
         line += prev_family_text;
         line += "\n\tcurrent  -> ";
         AppendHppCellKey(&line, cell);
@@ -251,7 +252,9 @@ Status DumpFile(const std::string& path, const DumpOptions& options, std::ostrea
   DumpResult local;
   if (!result) result = &local;
   DumpFormat fmt(options, path);
-  if (options.verbose && !options.json) out << "Scanning -> " << path << "\n";
+  if (options.verbose && !options.json) {
+    out << "Scanning -> " << (options.hpp_path.empty() ? path : options.hpp_path) << "\n";
+  }
   HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(path, options.reader));
   const bool print_stats = options.print_stats || options.stat_ranges;
   const bool scan = options.print_cells || options.print_keys || options.check_row_order ||
@@ -270,7 +273,7 @@ Status DumpFile(const std::string& path, const DumpOptions& options, std::ostrea
   if (scan) s = ScanCells(*reader, fmt, out, err, stats.get(), hpp_stats.get(), result);
   if (options.print_meta) {
     if (hpp) {
-      DumpHppMeta(*reader, out);
+      DumpHppMeta(*reader, options.hpp_path.empty() ? path : options.hpp_path, out);
     } else {
       DumpMeta(*reader, fmt, out);
     }

@@ -32,7 +32,8 @@ std::string JavaFixed(double v, int decimals);
 
 }  // namespace hpp
 
-void DumpHppMeta(const Reader& reader, std::ostream& out);
+// `path`: the file's name as HPP prints it.
+void DumpHppMeta(const Reader& reader, const std::string& path, std::ostream& out);
 void DumpHppBlockIndex(const Reader& reader, std::ostream& out);
 Status DumpHppBlockHeaders(const Reader& reader, std::ostream& out);
 

@@ -243,7 +243,7 @@ std::string JavaFixed(double v, int decimals) {
 
 }  // namespace hpp
 
-void DumpHppMeta(const Reader& reader, std::ostream& out) {
+void DumpHppMeta(const Reader& reader, const std::string& path, std::ostream& out) {
   using namespace hpp;
   const Reader::Rep& r = reader.rep();
   const Trailer& t = reader.trailer();
@@ -267,7 +267,7 @@ void DumpHppMeta(const Reader& reader, std::ostream& out) {
       "cacheIndexesOnWrite=false, cacheBloomsOnWrite=false, cacheEvictOnClose=false, "
       "cacheDataCompressed=false, prefetchOnOpen=false, firstKey={}, lastKey={}, avgKeyLen={}, "
       "avgValueLen={}, entries={}, length={}",
-      reader.path(), compression, first, last, avg(fileinfo::kAvgKeyLen),
+      path, compression, first, last, avg(fileinfo::kAvgKeyLen),
       avg(fileinfo::kAvgValueLen), t.entry_count, reader.file_size()));
   s += "\n";
   std::string trailer = fmt::format(

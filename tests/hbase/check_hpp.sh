@@ -2,8 +2,10 @@
 # check_hpp.sh HFILE_DUMP FIXTURE_DIR REAL_DIR WORK_DIR
 # `hfile dump --hpp` against HBase 2.6's own HFilePrettyPrinter (harness `hpp`, all files and
 # modes in one JVM): -m, -s, -b, -h, -d and -a on every committed fixture, a copy of one fixture
-# at a path without its family (so that -a warns on every cell), and a handful of real HBase
-# files from REAL_DIR (skipped loudly when absent). check_hpp.py says what is masked and why.
+# at a path without its family (so that -a warns on every cell), a handful of real HBase files
+# from REAL_DIR, and a region found by its name under a real root (`-r NAME`, hbase.rootdir /
+# `--root`); the real ones are skipped loudly when REAL_DIR is absent. check_hpp.py says what is
+# masked and why.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 dump=$1 fixtures=$2 real=$3 work=$4
@@ -27,13 +29,18 @@ real_files=(
   hudi-rs/hudi_1_0_hbase_2_4_13_1KB_GZ_10000_large_keys_deep_index.hfile
   hudi-rs/hudi_1_0_hbase_2_4_9_16KB_GZ_200_20_non_unique.hfile
 )
+region_root="$real/hbase-2.2.3-rootdir"
+region_name="hbase:namespace,,1580000000000.077a6e561e777ff7d7b235487e686aa9."
+region_args=()
 if [[ -d "$real" ]]; then
   for f in "${real_files[@]}"; do files+=("$real/$f"); done
+  region_args=(--root "$region_root" --region "$region_name")
 else
   echo "check_hpp: SKIPPING the ${#real_files[@]} real HBase files: $real is absent" >&2
 fi
 modes=(m s b h d a)
-"$here/harness.sh" hpp --modes "$(IFS=,; echo "${modes[*]/#/-}")" --out-dir "$work/hbase" "${files[@]}"
+"$here/harness.sh" hpp --modes "$(IFS=,; echo "${modes[*]/#/-}")" --out-dir "$work/hbase" \
+  "${region_args[@]}" "${files[@]}"
 names=()
 for f in "${files[@]}"; do
   name="$(basename "$f" .hfile)"
@@ -44,4 +51,13 @@ for f in "${files[@]}"; do
     echo "$rc" > "$work/ours/$name.$m.rc"
   done
 done
+if [[ ${#region_args[@]} -gt 0 ]]; then
+  names+=(region)
+  for m in "${modes[@]}"; do
+    rc=0
+    "$dump" --hpp "-$m" --root "$region_root" -r "$region_name" > "$work/ours/region.$m.out" \
+      2> "$work/ours/region.$m.err" || rc=$?
+    echo "$rc" > "$work/ours/region.$m.rc"
+  done
+fi
 python3 "$here/check_hpp.py" "$work/hbase" "$work/ours" "${modes[@]}" -- "${names[@]}"

@@ -30,6 +30,9 @@ struct DumpOptions {
   bool hpp = false;
   bool stat_ranges = false;   // -d: with -s (implied), the counts per size range (--hpp only)
   bool check_family = false;  // -a: warn of cells whose family is not in the path, or changes
+  // --hpp: the path printed for the file instead of the one read, when not empty (HPP prints
+  // the store files it finds under a root for -r REGIONNAME as qualified "file:/abs/path").
+  std::string hpp_path;
   ByteFormat byte_format = ByteFormat::kEscaped;
   // Cell selection. Rows are raw bytes; from is inclusive, to exclusive.
   std::optional<std::string> seek_row;  // -w: only this row

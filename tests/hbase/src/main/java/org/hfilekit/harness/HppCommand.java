@@ -26,6 +26,10 @@ import org.apache.hadoop.hbase.io.hfile.HFilePrettyPrinter;
  * ("-s -d" -> "sd"). Each run is `HFilePrettyPrinter MODE-FLAGS -f FILE`, with FILE passed as
  * given (HPP prints paths as it got them). Without --out-dir, one file and one mode: the output
  * goes to stdout and stderr.
+ *
+ * <p>With {@code --root DIR --region NAME}, each mode also runs as {@code HFilePrettyPrinter
+ * MODE-FLAGS -r NAME} with hbase.rootdir = DIR (HPP finds the region's store files itself),
+ * into DIR/region.MODE.*.
  */
 final class HppCommand {
   private HppCommand() {}
@@ -33,21 +37,37 @@ final class HppCommand {
   static void run(Args a, PrintStream stdout) throws IOException {
     String modes = a.require("modes");
     String outDir = a.get("out-dir", null);
+    String root = a.get("root", null);
+    String region = a.get("region", null);
     a.checkAllUsed();
-    List<String> files = a.positional();
+    if ((root == null) != (region == null)) {
+      throw new IllegalArgumentException("hpp: --root and --region go together");
+    }
+    // Each entry: {output name, "-f" or "-r", file or region name}.
+    List<String[]> targets = new ArrayList<>();
+    for (String file : a.positional()) {
+      String base = Paths.get(file).getFileName().toString().replaceFirst("\\.hfile$", "");
+      targets.add(new String[] { base, "-f", file });
+    }
+    if (region != null) {
+      targets.add(new String[] { "region", "-r", region });
+    }
     List<String[]> modeFlags = new ArrayList<>();
     for (String m : modes.split(",")) {
       modeFlags.add(m.trim().split("\\s+"));
     }
-    if (files.isEmpty()) {
+    if (targets.isEmpty()) {
       throw new IllegalArgumentException("usage: hpp --modes M1,M2,... [--out-dir DIR] FILE...");
     }
-    if (outDir == null && (files.size() > 1 || modeFlags.size() > 1)) {
+    if (outDir == null && (targets.size() > 1 || modeFlags.size() > 1)) {
       throw new IllegalArgumentException("hpp: several files or modes need --out-dir");
     }
     Configuration conf = HBaseConfiguration.create();
     Codecs.configure(conf, null, null);
-    for (String file : files) {
+    if (root != null) {
+      conf.set("hbase.rootdir", Paths.get(root).toAbsolutePath().toUri().toString());
+    }
+    for (String[] target : targets) {
       for (String[] flags : modeFlags) {
         ByteArrayOutputStream outBuf = new ByteArrayOutputStream();
         ByteArrayOutputStream errBuf = new ByteArrayOutputStream();
@@ -57,8 +77,8 @@ final class HppCommand {
           HFilePrettyPrinter pp = new HFilePrettyPrinter(new Configuration(conf));
           pp.setPrintStreams(out, err);
           List<String> argv = new ArrayList<>(Arrays.asList(flags));
-          argv.add("-f");
-          argv.add(file);
+          argv.add(target[1]);
+          argv.add(target[2]);
           try {
             rc = pp.run(argv.toArray(new String[0]));
           } catch (RuntimeException e) {
@@ -76,7 +96,7 @@ final class HppCommand {
           }
           continue;
         }
-        String base = Paths.get(file).getFileName().toString().replaceFirst("\\.hfile$", "");
+        String base = target[0];
         String tag = String.join("", flags).replace("-", "");
         Files.createDirectories(Paths.get(outDir));
         Files.write(Paths.get(outDir, base + "." + tag + ".out"), outBuf.toByteArray());
