@@ -5,12 +5,14 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <ostream>
 #include <set>
 
 #include "cli_common.h"
 #include "hfile/dump.h"
 #include "region/describe.h"
+#include "region/region_name.h"
 #include "region/region_dump.h"
 
 namespace hfile::cli {
@@ -40,6 +42,13 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_flag("-h,--printblockheaders", o.print_block_headers, "Print the header of every block");
   app.add_flag("-k,--checkrow", o.check_row_order, "Report cells out of order");
   app.add_flag("-s,--stats", o.print_stats, "Print size statistics and the largest rows");
+  app.add_flag("-d,--details", o.stat_ranges,
+               "With --hpp: -s plus the counts per size range (HFilePrettyPrinter -d)");
+  app.add_flag("-a,--checkfamily", o.check_family,
+               "Warn of cells whose family is not in the file's path or differs from the "
+               "previous cell's");
+  app.add_flag("--hpp", o.hpp,
+               "-m, -s, -b and -h print exactly what HBase 2.6's HFilePrettyPrinter prints");
   app.add_flag("-v,--verbose", o.verbose, "Verbose output");
   app.add_option("-w,--seekToRow", row, "Print only the cells of this row");
   app.add_option("--locate", locate,
@@ -59,6 +68,13 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_flag("--no-verify-checksums", no_checksums, "Do not verify block checksums");
   AddWebHdfsFlag(app, &o.reader.webhdfs.address);
   if (auto code = ParseArgs(app, argc, argv, out, err, {"files", "--file"})) return *code;
+  if (o.stat_ranges && !o.hpp) {
+    return UsageError(err, kTool,
+                      "-d/--details is HFilePrettyPrinter's -s output: use it with --hpp");
+  }
+  if (o.hpp && o.json) {
+    return UsageError(err, kTool, "--hpp is HFilePrettyPrinter's text: not with --json");
+  }
   o.byte_format = hex ? ByteFormat::kHex : ByteFormat::kEscaped;
   o.reader.verify_checksums = !no_checksums;
   struct RowArg {
@@ -89,9 +105,33 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   };
   std::vector<Input> inputs;
   for (const auto& f : files) inputs.push_back({f, "", ""});
-  if (!regions.root.empty() && regions.tables.empty() && regions.snapshots.empty()) {
-    return UsageError(err, kTool, "--root needs --table or --snapshot");
+  if (!regions.root.empty() && regions.empty()) {
+    return UsageError(err, kTool, "--root needs --table, --snapshot or -r REGIONNAME");
   }
+  // HFilePrettyPrinter's -r takes a region name and finds the region under the root; ours
+  // takes a region directory. With --root, a -r value that is not a directory is a name.
+  std::vector<std::string> named_region_dirs;
+  if (!regions.root.empty()) {
+    for (auto& r : regions.regions) {
+      if (std::filesystem::is_directory(r)) continue;
+      auto dir = region::RegionDirForName(regions.root, r);
+      if (!dir.ok()) {
+        return UsageError(err, kTool, fmt::format("-r {}: {}", r, dir.status().message()));
+      }
+      r = *dir;
+      named_region_dirs.push_back(r + "/");
+    }
+  }
+  // --hpp prints the files HPP finds for a region name as it does: qualified local paths.
+  auto hpp_path = [&](const std::string& path) -> std::string {
+    if (!o.hpp) return "";
+    for (const auto& d : named_region_dirs) {
+      if (path.rfind(d, 0) == 0) {
+        return "file:" + std::filesystem::absolute(path).lexically_normal().string();
+      }
+    }
+    return "";
+  };
   if (io_stats && regions.empty()) {
     return UsageError(err, kTool, "--io-stats needs --table, --region or --snapshot");
   }
@@ -99,7 +139,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     return UsageError(err, kTool, "--family needs --table, --region or --snapshot");
   }
   const bool file_modes = o.print_meta || o.print_block_index || o.print_block_headers ||
-                          o.print_stats || o.verbose;
+                          o.print_stats || o.stat_ranges || o.check_family || o.verbose;
   if (io_stats && file_modes) {
     return UsageError(err, kTool, "--io-stats counts cell reads: not with -m, -b, -h, -s or -v");
   }
@@ -180,8 +220,8 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     return UsageError(err, kTool, "no input files");
   }
   if (!o.print_cells && !o.print_keys && !o.print_meta && !o.print_block_index &&
-      !o.print_block_headers && !o.check_row_order && !o.print_stats && !o.verbose &&
-      !o.seek_row) {
+      !o.print_block_headers && !o.check_row_order && !o.print_stats && !o.stat_ranges &&
+      !o.check_family && !o.verbose && !o.seek_row) {
     o.print_meta = true;  // with no mode, show what the file is
   }
   uint64_t scanned = 0;
@@ -190,6 +230,7 @@ int RunDumpTool(int argc, const char* const* argv, std::ostream& out, std::ostre
     DumpOptions fo = o;
     fo.table = in.table;
     fo.region = in.region;
+    fo.hpp_path = hpp_path(in.path);
     Status s = DumpFile(in.path, fo, out, err, &result);
     scanned += result.cells_scanned;
     out.flush();

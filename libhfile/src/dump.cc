@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <ostream>
+#include <string_view>
 
 #include "hfile/coding.h"
+#include "dump_hpp.h"
 #include "dump_internal.h"
 #include "hfile/escape.h"
 
@@ -141,9 +143,18 @@ void AppendDumpedCell(std::string* dst, const Cell& cell, ComparatorKind kind,
 
 namespace {
 
+// CellUtil.getCellKeyAsString of a cell read from a file: "row/f:q/ts/Type/vlen=N/seqid=N".
+void AppendHppCellKey(std::string* dst, const Cell& cell) {
+  std::string k = hpp::CellKeyString(cell.key);  // ".../seqid=0"
+  k.resize(k.size() - 8);
+  dst->append(k);
+  dst->append(fmt::format("/vlen={}/seqid={}", cell.value.size(), cell.sequence_id));
+}
+
 // Scans the selected cells: prints them, checks order, collects stats.
 Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
-                 std::ostream& err, StatsCollector* stats, DumpResult* result) {
+                 std::ostream& err, StatsCollector* stats, HppStatsCollector* hpp_stats,
+                 DumpResult* result) {
   const DumpOptions& o = fmt.options();
   const ComparatorKind kind = reader.comparator();
   const bool keyed = kind != ComparatorKind::kRawBytes;
@@ -157,6 +168,8 @@ Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
   }
   std::string prev_key, line;
   bool have_prev = false;
+  std::string prev_family_cell, prev_family_text;  // -a: the previous cell's key, and as text
+  const std::string& shown_path = o.hpp_path.empty() ? reader.path() : o.hpp_path;
   uint64_t printed = 0;
   for (; it->Valid(); it->Next()) {
     const Cell& cell = it->cell();
@@ -185,7 +198,33 @@ Status ScanCells(const Reader& reader, const DumpFormat& fmt, std::ostream& out,
         err << line << "\n";
       }
     }
+    if (o.check_family && keyed) {
+      // HFilePrettyPrinter -a: the family must appear in the file's path (as the store's
+      // directory name does), and be the same as the previous cell's.
+      const Slice family = cell.family();
+      if (std::string_view(shown_path).find(std::string_view(family.data(), family.size())) ==
+          std::string_view::npos) {
+        ++result->family_warnings;
+        line = "WARNING, filename does not match kv family,\n\tfilename -> " + shown_path +
+               "\n\tkeyvalue -> ";
+        AppendHppCellKey(&line, cell);
+        err << line << "\n";
+      }
+      if (!prev_family_cell.empty() && KeyFamily(prev_family_cell) != family) {
+        ++result->family_warnings;
+        line = "WARNING, previous kv has different family compared to current key\n\tfilename -> " +
+               shown_path + "\n\tprevious -> ";
+        line += prev_family_text;
+        line += "\n\tcurrent  -> ";
+        AppendHppCellKey(&line, cell);
+        err << line << "\n";
+      }
+      prev_family_cell.assign(cell.key.data(), cell.key.size());
+      prev_family_text.clear();
+      AppendHppCellKey(&prev_family_text, cell);
+    }
     if (stats) stats->Add(cell, kind);
+    if (hpp_stats) hpp_stats->Add(cell, kind);
     if (o.print_cells || o.print_keys) {
       line.clear();
       if (o.json) {
@@ -213,18 +252,44 @@ Status DumpFile(const std::string& path, const DumpOptions& options, std::ostrea
   DumpResult local;
   if (!result) result = &local;
   DumpFormat fmt(options, path);
-  if (options.verbose && !options.json) out << "Scanning -> " << path << "\n";
+  if (options.verbose && !options.json) {
+    out << "Scanning -> " << (options.hpp_path.empty() ? path : options.hpp_path) << "\n";
+  }
   HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(path, options.reader));
+  const bool print_stats = options.print_stats || options.stat_ranges;
   const bool scan = options.print_cells || options.print_keys || options.check_row_order ||
-                    options.print_stats || options.verbose || options.seek_row.has_value();
+                    options.check_family || print_stats || options.verbose ||
+                    options.seek_row.has_value();
+  // --hpp is HFilePrettyPrinter's text; JSON keeps the default records.
+  const bool hpp = options.hpp && !options.json;
   std::unique_ptr<StatsCollector> stats;
-  if (options.print_stats) stats = std::make_unique<StatsCollector>();
+  std::unique_ptr<HppStatsCollector> hpp_stats;
+  if (print_stats && hpp) {
+    hpp_stats = std::make_unique<HppStatsCollector>(options.stat_ranges);
+  } else if (print_stats) {
+    stats = std::make_unique<StatsCollector>();
+  }
   Status s;
-  if (scan) s = ScanCells(*reader, fmt, out, err, stats.get(), result);
-  if (options.print_meta) DumpMeta(*reader, fmt, out);
-  if (s.ok() && options.print_block_index) s = DumpBlockIndex(*reader, fmt, out);
-  if (s.ok() && options.print_block_headers) s = DumpBlockHeaders(*reader, fmt, out);
+  if (scan) s = ScanCells(*reader, fmt, out, err, stats.get(), hpp_stats.get(), result);
+  if (options.print_meta) {
+    if (hpp) {
+      DumpHppMeta(*reader, options.hpp_path.empty() ? path : options.hpp_path, out);
+    } else {
+      DumpMeta(*reader, fmt, out);
+    }
+  }
+  if (s.ok() && options.print_block_index) {
+    if (hpp) {
+      DumpHppBlockIndex(*reader, out);
+    } else {
+      s = DumpBlockIndex(*reader, fmt, out);
+    }
+  }
+  if (s.ok() && options.print_block_headers) {
+    s = hpp ? DumpHppBlockHeaders(*reader, out) : DumpBlockHeaders(*reader, fmt, out);
+  }
   if (stats) stats->Print(fmt, out);
+  if (hpp_stats) hpp_stats->Print(out);
   return s;
 }
 

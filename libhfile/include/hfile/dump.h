@@ -25,6 +25,14 @@ struct DumpOptions {
   bool print_stats = false;          // -s: size statistics and the largest rows
   bool verbose = false;              // -v
   bool json = false;                 // JSON lines instead of text
+  // --hpp: -m, -s, -b and -h print exactly what HBase 2.6's HFilePrettyPrinter prints (text
+  // only); the default output is richer (see hfile-dump(1), "HFilePrettyPrinter mode").
+  bool hpp = false;
+  bool stat_ranges = false;   // -d: with -s (implied), the counts per size range (--hpp only)
+  bool check_family = false;  // -a: warn of cells whose family is not in the path, or changes
+  // --hpp: the path printed for the file instead of the one read, when not empty (HPP prints
+  // the store files it finds under a root for -r REGIONNAME as qualified "file:/abs/path").
+  std::string hpp_path;
   ByteFormat byte_format = ByteFormat::kEscaped;
   // Cell selection. Rows are raw bytes; from is inclusive, to exclusive.
   std::optional<std::string> seek_row;  // -w: only this row
@@ -43,6 +51,7 @@ struct DumpOptions {
 struct DumpResult {
   uint64_t cells_scanned = 0;
   uint64_t order_violations = 0;  // found by check_row_order
+  uint64_t family_warnings = 0;   // found by check_family
 };
 
 // Dumps `path` to `out`; warnings found by -k go to `err`. Returns the first error that stopped

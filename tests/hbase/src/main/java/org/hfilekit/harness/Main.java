@@ -31,6 +31,7 @@ public final class Main {
           break;
         case "midkey": MidKeyCommand.run(args, out); break;
         case "tsvparse": TsvParseCommand.run(args, out); break;
+        case "hpp": HppCommand.run(args, out); break;
         case "cluster":
           ClusterCommand.run(args, out);
           break;
@@ -60,6 +61,7 @@ public final class Main {
       + "  Main read FILE... [--probes PROBEFILE] [--seeks SEEKFILE] [--out-dir DIR]\n"
       + "  Main cluster --root DIR --script FILE\n"
       + "  Main tabledesc TABLE_DIR\n"
+      + "  Main hpp --modes M1,M2,... [--out-dir DIR] FILE...\n"
       + "  Main bench --dir DIR --work DIR --compression C [--level L] [--encoding E] [--ops LIST]\n"
       + "             [--scan-file HFILE] [--reps N] [--warmup N]");
   }
