@@ -26,6 +26,7 @@ struct LayoutProblem {
   std::string what;
   bool unreadable = false;  // the file could not be opened (not a finding about its bytes)
   std::string finding = {};  // a stable name for the kind of finding, when it has one
+  const char* code = "";     // its layout_code (region/layout_codes.h)
 };
 std::string_view LayoutSeverityName(LayoutProblem::Severity s);  // "error" "warning" "info"
 
