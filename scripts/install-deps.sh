@@ -12,7 +12,7 @@ pkgs=(cmake ninja-build g++ pkg-config python3
       libcli11-dev libfmt-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbz2-dev
       liblzo2-dev liblzma-dev libbrotli-dev libboost-iostreams-dev
       libprotobuf-dev protobuf-compiler libisal-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
-      clang libclang-rt-14-dev man-db)
+      clang libclang-rt-14-dev man-db jq)
 for arg in "$@"; do
   case "$arg" in
     --java) pkgs+=(default-jdk-headless maven) ;;

@@ -117,7 +117,7 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
     }
     const std::string table_line = d.Describe().substr(0, d.Describe().find('\n'));
     out << fmt::format(
-        "{{\"kind\":\"describe\",\"table\":{},\"table_dir\":{},\"descriptor_path\":{},"
+        "{{\"kind\":\"describe\",\"v\":1,\"table\":{},\"table_dir\":{},\"descriptor_path\":{},"
         "\"state\":{},\"table_line\":{},\"table_values\":{},\"families\":[{}],\"shell\":{},"
         "\"layout\":{}}}\n",
         Json(d.name().ToString()), Json(target->table_dir), Json(set->descriptor_path),

@@ -525,7 +525,7 @@ VerifyReport VerifyFile(const std::string& path, const VerifyOptions& options) {
 void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out) {
   std::string s;
   if (json) {
-    s = "{\"kind\":\"file\",\"path\":";
+    s = "{\"kind\":\"file\",\"v\":1,\"path\":";
     AppendJsonString(&s, report.path);
     s += fmt::format(",\"clean\":{},\"opened\":{},", report.clean(), report.open_status.ok());
     s += "\"error\":";

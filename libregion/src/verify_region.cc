@@ -391,7 +391,7 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
 void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool quiet,
                              std::ostream& out) {
   if (json) {
-    std::string j = fmt::format("{{\"kind\":\"{}\",\"path\":", RegionSetKindName(report.kind));
+    std::string j = fmt::format("{{\"kind\":\"{}\",\"v\":1,\"path\":", RegionSetKindName(report.kind));
     AppendJsonString(&j, report.path);
     j += ",\"table\":";
     if (report.table.empty())
