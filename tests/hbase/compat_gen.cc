@@ -232,7 +232,7 @@ Status DescribeWithOurReader(const std::string& path, const std::vector<std::str
     std::string key;
     if (j.contains("family")) {
       AppendKey(&key, row, Unbinary(j["family"]), Unbinary(j["qualifier"]),
-                j["timestamp"].get<int64_t>(), TypeByName(j["type"]));
+                JsonInteger(j["timestamp"]), TypeByName(j["type"]));
     } else {
       key = FirstOnRowKey(row);
     }
