@@ -58,7 +58,8 @@ void CheckFamilyBounds(const StoreFileReader& sr, const FamilyDir& dir, const Pr
 }
 
 void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOptions& options,
-                     bool check_family_bounds, const ProblemSink& sink, FamilySummary* fs) {
+                     bool check_family_bounds, const ProblemSink& sink, FamilySummary* fs,
+                     const std::function<void()>& file_done) {
   fs->name = dir.name;
   fs->in_descriptor = !set.descriptor || set.descriptor->FindFamily(dir.name) != nullptr;
   if (!fs->in_descriptor) {
@@ -92,6 +93,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
   std::set<std::string> versions;
   std::vector<StoreFileCompactionEvent> events;  // of the files opened
   for (const auto& sf : dir.store_files) {
+    if (file_done) file_done();
     ++fs->store_files;
     if (sf.name.kind == StoreFileKind::kReference) ++fs->references;
     if (sf.name.link) ++fs->links;
@@ -145,9 +147,15 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
 
 }  // namespace
 
-RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options,
-                                    bool check_family_bounds) {
+RegionSetSummary SummarizeRegionSet(
+    const RegionSet& set, const ReaderOptions& options, bool check_family_bounds,
+    const std::function<void(uint64_t done, uint64_t total)>& on_file) {
   RegionSetSummary out;
+  uint64_t files_total = 0, files_done = 0;
+  for (const auto& rd : set.regions)
+    for (const auto& fd : rd.families) files_total += fd.store_files.size();
+  std::function<void()> file_done;
+  if (on_file) file_done = [&] { on_file(++files_done, files_total); };
   ProblemSink table_sink{&out.problems, {}, {}};
   for (const auto& n : set.notes) table_sink.Add(Sev::kInfo, layout_code::kLayoutNote, n);
   if (!set.descriptor && !set.descriptor_status.ok() && !set.descriptor_status.IsNotSupported())
@@ -194,7 +202,7 @@ RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& o
     for (const auto& fd : rd.families) {
       FamilySummary fs;
       ProblemSink fsink{&out.problems, rd.encoded_name, fd.name};
-      SummarizeFamily(set, fd, options, check_family_bounds, fsink, &fs);
+      SummarizeFamily(set, fd, options, check_family_bounds, fsink, &fs, file_done);
       out.store_files += fs.store_files;
       out.bytes += fs.bytes;
       out.cells += fs.cells;
