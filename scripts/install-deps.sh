@@ -13,7 +13,7 @@ pkgs=(cmake ninja-build g++ pkg-config python3
       liblzo2-dev liblzma-dev libbrotli-dev libboost-iostreams-dev
       libprotobuf-dev protobuf-compiler libisal-dev libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
       libcurl4-openssl-dev
-      clang libclang-rt-14-dev man-db)
+      clang libclang-rt-14-dev man-db jq)
 for arg in "$@"; do
   case "$arg" in
     --java) pkgs+=(default-jdk-headless maven) ;;

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "region/advise.h"
 #include "region/target.h"
 
@@ -49,7 +50,10 @@ int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ost
   app.add_flag("--fail-on-warn", fail_on_warn,
                "Exit 4 when there is a warn or error finding (default: 0 whatever is found)");
   app.add_flag("-q,--quiet", quiet, "No progress or notes on stderr");
+  ProgressFlags progress_flags;
+  AddProgressFlags(app, &progress_flags, /*add_quiet=*/false);
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  progress_flags.quiet = quiet;
   if (std::error_code ec; !std::filesystem::is_directory(args[0], ec))
     return ReportError(err, kTool, Status::NotFound(args[0], "no such directory"));
   size_t used = 0;
@@ -64,10 +68,13 @@ int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ost
   o.sample_blocks = sample_blocks;
   o.trial_blocks = trial_blocks;
   if (now) o.now_ms = *now;
-  // Progress only on a terminal, as every tool does; one line each, so it reads in a log too.
-  if (!quiet && StderrIsTerminal())
-    o.progress = [&err](const std::string& what) { err << kTool << ": " << what << "\n"; };
+  // The shared progress line (cmd/progress.h): each step the library reports is a phase of
+  // unknown size, named by what it measures.
+  Progress progress(err, kTool, progress_flags);
+  if (progress.enabled())
+    o.progress = [&progress](const std::string& what) { progress.Phase("measuring", 0, 0, what); };
   auto advice = region::AdviseTable(o);
+  progress.Clear();
   if (!advice.ok()) return ReportError(err, kTool, advice.status());
   out << (json ? region::AdviceJson(*advice) : region::AdviceText(*advice));
   if (!html.empty()) {

@@ -144,7 +144,7 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
     cin += st.stats.input_cells, cout_ += st.stats.output_cells;
   }
   out << fmt::format(
-      "{{\"kind\":\"alter\",\"path\":{},\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
+      "{{\"kind\":\"alter\",\"v\":1,\"path\":{},\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
       "\"error\":{},\"descriptor\":{},\"families\":[{}],\"rewritten_stores\":{},"
       "\"committed_stores\":{},\"bytes_in\":{},\"bytes_out\":{},\"cells_in\":{},"
       "\"cells_out\":{},\"refused\":{},\"seconds\":{:.3f}}}\n",

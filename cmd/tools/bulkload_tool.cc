@@ -105,18 +105,20 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
     files += fmt::format(
         "{}{{\"region\":{},\"family\":{},\"path\":{},{}\"cells\":{},\"bytes\":{}}}",
         files.empty() ? "" : ",", Json(f.region), Json(f.family), Json(f.path),
-        p.into ? fmt::format("\"sequence_id\":{},", f.sequence_id) : "", f.cells, f.file_size);
+        p.into ? fmt::format("\"sequence_id\":{},", JsonInt(f.sequence_id)) : "", f.cells,
+        f.file_size);
   std::string regions;
   for (const auto& reg : p.regions)
     regions += fmt::format("{}{{\"region\":{},\"start\":{},\"end\":{}{}}}",
                            regions.empty() ? "" : ",", Json(reg.encoded_name),
                            Json(Row(reg.info.start_key)), Json(Row(reg.info.end_key)),
-                           p.into ? fmt::format(",\"sequence_id\":{}", reg.sequence_id) : "");
+                           p.into ? fmt::format(",\"sequence_id\":{}", JsonInt(reg.sequence_id))
+                                  : "");
   std::string split_rows;
   for (const auto& row : r.split_rows)
     split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
   return fmt::format(
-      "{{\"kind\":\"bulkload\",\"path\":{},\"table\":{},\"out\":{},\"into\":{},"
+      "{{\"kind\":\"bulkload\",\"v\":1,\"path\":{},\"table\":{},\"out\":{},\"into\":{},"
       "\"dry_run\":{},\"ok\":{},\"error\":{},"
       "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
       "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"

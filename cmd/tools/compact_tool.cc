@@ -102,7 +102,7 @@ void PrintJson(const CompactionPlan& plan, const std::string& path, const Compac
     files += s.inputs.size() + s.expired.size();
     cin += st.input_cells, cout_ += st.output_cells, bin += s.bytes_in, bout += s.bytes_out;
     stores += fmt::format(
-        "{}{{\"kind\":\"store\",\"path\":{},\"table\":{},\"region\":{},\"family\":{},"
+        "{}{{\"kind\":\"store\",\"v\":1,\"path\":{},\"table\":{},\"region\":{},\"family\":{},"
         "\"skipped\":{},\"all_files\":{},\"major\":{},"
         "\"inputs\":{},\"expired\":{},\"output\":{},\"cells_in\":{},\"cells_out\":{},"
         "\"dropped\":{{\"versions\":{},\"ttl\":{},\"cell_ttl\":{},\"deleted\":{},"
@@ -119,7 +119,7 @@ void PrintJson(const CompactionPlan& plan, const std::string& path, const Compac
         s.status.ok() ? "null" : Json(s.status.ToString()), s.seconds);
   }
   out << fmt::format(
-      "{{\"kind\":\"compact\",\"path\":{},\"table\":{},\"dry_run\":{},\"files\":{},"
+      "{{\"kind\":\"compact\",\"v\":1,\"path\":{},\"table\":{},\"dry_run\":{},\"files\":{},"
       "\"cells_in\":{},\"cells_out\":{},\"bytes_in\":{},\"bytes_out\":{},\"seconds\":{:.3f},"
       "\"refused\":{},\"recovered\":{},\"stores\":[{}]}}\n",
       Json(path), table, dry_run, files, cin, cout_, bin, bout, rep.seconds, JsonList(rep.refused),

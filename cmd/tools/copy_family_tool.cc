@@ -44,7 +44,7 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
                          Json(f.input.name.name), f.bytes);
   }
   out << fmt::format(
-      "{{\"kind\":\"copy-family\",\"path\":{},\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
+      "{{\"kind\":\"copy-family\",\"v\":1,\"path\":{},\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
       "\"dry_run\":{},\"ok\":{},\"error\":{},\"descriptor\":{},\"files\":[{}],\"files_in\":{},"
       "\"files_out\":{},\"cells\":{},\"bytes_in\":{},\"bytes_out\":{},\"verified\":{},"
       "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f},"

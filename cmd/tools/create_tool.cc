@@ -82,7 +82,7 @@ void PrintJson(const region::CreateTableResult* r, const std::string& table, boo
     values = JsonMap(r->descriptor.values());
   }
   out << fmt::format(
-      "{{\"kind\":\"create\",\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
+      "{{\"kind\":\"create\",\"v\":1,\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
       "\"error\":{},\"root_initialised\":{},\"namespace_created\":{},"
       "\"finished_interrupted\":{},\"descriptor\":{},\"table_values\":{},\"families\":[{}],"
       "\"regions\":[{}]}}\n",

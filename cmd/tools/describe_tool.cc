@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "progress.h"
 #include "hfile/escape.h"
 #include "region/describe.h"
 #include "region/meta_table.h"
@@ -64,7 +65,10 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
   app.add_option("args", args, "TABLE_DIR, or ROOT [ns:]TABLE")->required();
   app.add_flag("--json", json, "Print one JSON object instead of text");
   app.add_flag("--hex", hex, "Show row keys as hex instead of \\xNN escapes");
+  ProgressFlags progress_flags;
+  AddProgressFlags(app, &progress_flags, /*add_quiet=*/false);
   if (auto code = ParseArgs(app, argc, argv, out, err)) return *code;
+  Progress progress(err, kTool, progress_flags);
   if (std::error_code ec; !std::filesystem::is_directory(args[0], ec))
     return ReportError(err, kTool, Status::NotFound(args[0], "no such directory"));
   size_t used = 0;
@@ -85,6 +89,7 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
       target->table.qualifier == "meta") {
     state = "ENABLED";  // TableStateManager: hbase:meta is always enabled, and has no state row
   } else if (!target->root_dir.empty()) {
+    progress.Phase("reading hbase:meta", 0);
     auto st = region::ReadMetaTableState(target->root_dir, target->table);
     if (st.ok() && *st) {
       state = **st;
@@ -101,7 +106,12 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
   o.json = json;
   o.hex = hex;
   o.regions_only = true;
-  const auto summary = region::SummarizeRegionSet(*set, o.reader);
+  progress.Phase("reading store files", 0);
+  const auto summary = region::SummarizeRegionSet(
+      *set, o.reader, /*check_family_bounds=*/true, [&progress](uint64_t done, uint64_t total) {
+        progress.Update(0, 0, fmt::format("{} of {} store files", done, total));
+      });
+  progress.Clear();
   const auto& d = *set->descriptor;
   if (json) {
     std::ostringstream layout;
@@ -117,7 +127,7 @@ int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::o
     }
     const std::string table_line = d.Describe().substr(0, d.Describe().find('\n'));
     out << fmt::format(
-        "{{\"kind\":\"describe\",\"table\":{},\"table_dir\":{},\"descriptor_path\":{},"
+        "{{\"kind\":\"describe\",\"v\":1,\"table\":{},\"table_dir\":{},\"descriptor_path\":{},"
         "\"state\":{},\"table_line\":{},\"table_values\":{},\"families\":[{}],\"shell\":{},"
         "\"layout\":{}}}\n",
         Json(d.name().ToString()), Json(target->table_dir), Json(set->descriptor_path),

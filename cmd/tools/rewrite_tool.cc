@@ -154,7 +154,7 @@ void PrintResult(const std::string& in, const std::string& out_path, const Rewri
   const WriterOptions& s = r.settings;
   if (json) {
     out << fmt::format(
-        "{{\"kind\":\"rewrite\",\"path\":{},\"input\":{},\"output\":{},\"cells\":{},\"meta_"
+        "{{\"kind\":\"rewrite\",\"v\":1,\"path\":{},\"input\":{},\"output\":{},\"cells\":{},\"meta_"
         "blocks\":{},\"input_bytes\":{},"
         "\"output_bytes\":{},\"data_blocks\":{},\"compression\":{},\"encoding\":{},\"bloom\":{},"
         "\"block_size\":{},\"checksum\":{},\"write_seconds\":{:.3f},\"verify_seconds\":{:.3f},"
@@ -324,7 +324,7 @@ int RunCompare(const RewriteFlags& f, const CompareLists& lists, std::ostream& o
       const auto& c = row.candidate;
       if (f.json) {
         out << fmt::format(
-            "{{\"kind\":\"compare\",\"path\":{},\"input\":{},\"compression\":{},"
+            "{{\"kind\":\"compare\",\"v\":1,\"path\":{},\"input\":{},\"compression\":{},"
             "\"level\":{},\"encoding\":{},"
             "\"block_size\":{},\"size\":{},\"ratio\":{:.3f},\"write_mb_s\":{:.1f},"
             "\"read_mb_s\":{:.1f}}}\n",

@@ -59,7 +59,7 @@ int RunFileSplit(const std::string& file, const std::vector<std::string>& bounda
                           outs.empty() ? "" : ",", x.range, Json(x.path), x.cells, x.file_size,
                           regions.empty() ? "" : ",\"region\":" + Json(regions[x.range]));
     out << fmt::format(
-        "{{\"kind\":\"file\",\"path\":{},\"input\":{},\"cells\":{},\"outputs\":[{}]}}\n",
+        "{{\"kind\":\"file\",\"v\":1,\"path\":{},\"input\":{},\"cells\":{},\"outputs\":[{}]}}\n",
         Json(file), Json(file), r.cells, outs);
   } else {
     out << fmt::format("{}: {} cells -> {} file(s)\n", file, r.cells, r.outputs.size());
@@ -332,7 +332,7 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
                                : "");
     }
     out << fmt::format(
-        "{{\"kind\":\"region\",\"path\":{},\"dry_run\":{},{},\"compacted\":{},"
+        "{{\"kind\":\"region\",\"v\":1,\"path\":{},\"dry_run\":{},{},\"compacted\":{},"
         "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
         Json(path), dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
         JsonList(rep.recovered), rep.seconds);

@@ -25,6 +25,7 @@ Status BlockReader::ReadHeader(uint64_t offset, BlockHeader* header) {
 Status BlockReader::ReadBlock(uint64_t offset, uint64_t expected_size, Block* block) {
   Status s = ReadBlockImpl(offset, expected_size, block);
   if (!s.ok()) {
+    if (s.IsIOError()) fault_ = Fault::kIo;
     next_offset_ = UINT64_MAX;
     return s.WithContext(fmt::format("block at offset {}", offset));
   }
@@ -35,11 +36,13 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
   const size_t hdr = options_.header_size;
   uint64_t size = expected_size;
   if (size == 0 && offset == next_offset_) size = next_size_;
+  fault_ = Fault::kHeader;
   if (size == 0) {
     BlockHeader h;
     HFILE_RETURN_IF_ERROR(ReadHeader(offset, &h));
     size = h.on_disk_size_with_header();
   }
+  fault_ = Fault::kSize;
   if (size < hdr || offset >= options_.section_end || size > options_.section_end - offset) {
     return Status::Corruption(fmt::format(
         "on-disk size {} runs past the end of the block section at {}", size, options_.section_end));
@@ -55,7 +58,9 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
   HFILE_RETURN_IF_ERROR(file_->Read(offset, size + extra, block->raw.data()));
   block->offset = offset;
   BlockHeader& h = block->header;
+  fault_ = Fault::kHeader;
   HFILE_RETURN_IF_ERROR(h.DecodeFrom(Slice(block->raw.data(), hdr), hdr));
+  fault_ = Fault::kSize;
   if (h.on_disk_size_with_header() != size) {
     return Status::Corruption(fmt::format(
         "{} block header says {} bytes on disk, the index says {}", BlockTypeName(h.type),
@@ -76,6 +81,7 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
       h.checksum_type != ChecksumType::kNull) {
     Slice data(raw, h.on_disk_data_size_with_header);
     Slice sums(raw + h.on_disk_data_size_with_header, h.checksum_bytes());
+    fault_ = Fault::kChecksum;
     if (sums.size() != ChecksumBytes(h.bytes_per_checksum, data.size())) {
       return Status::Corruption(fmt::format(
           "{} block has {} checksum bytes, {} expected for {} bytes at {} bytes per checksum",
@@ -88,6 +94,7 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
 
   Slice on_disk_body(raw + hdr, h.on_disk_body_size());
   const uint32_t raw_len = h.uncompressed_size_without_header;
+  fault_ = Fault::kSize;
   if (options_.compression == Compression::kNone) {
     if (on_disk_body.size() != raw_len) {
       return Status::Corruption(fmt::format(
@@ -95,6 +102,7 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
           BlockTypeName(h.type), on_disk_body.size(), raw_len));
     }
     block->body = on_disk_body;
+    fault_ = Fault::kNone;
     return Status::OK();
   }
   // The header's claim is checked against the file's own figures before any allocation:
@@ -116,11 +124,13 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
     return Status::Corruption(fmt::format("{} block: cannot allocate {} bytes for its uncompressed body",
                                           BlockTypeName(h.type), raw_len));
   }
+  fault_ = Fault::kDecompression;
   HFILE_RETURN_IF_ERROR(
       Decompress(options_.compression, on_disk_body, block->uncompressed.data(), raw_len)
           .WithContext(fmt::format("{} block ({})", BlockTypeName(h.type),
                                    CompressionName(options_.compression))));
   block->body = Slice(block->uncompressed.data(), raw_len);
+  fault_ = Fault::kNone;
   return Status::OK();
 }
 

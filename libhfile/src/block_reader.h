@@ -54,10 +54,16 @@ class BlockReader {
 
   const BlockReaderOptions& options() const { return options_; }
 
+  // The stage at which the last ReadBlock failed, so that a verifier can name the kind of
+  // damage without parsing the message; kNone after a success.
+  enum class Fault : uint8_t { kNone, kIo, kHeader, kSize, kChecksum, kDecompression };
+  Fault last_fault() const { return fault_; }
+
  private:
   Status ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block* block);
 
   const RandomAccessFile* file_;
+  Fault fault_ = Fault::kNone;
   BlockReaderOptions options_;
   // The header that followed the last block read, and where it is.
   uint64_t next_offset_ = UINT64_MAX;

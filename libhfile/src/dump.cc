@@ -89,7 +89,7 @@ void AppendJsonRecordHead(std::string* dst, const char* kind, const std::string&
                           const DumpOptions& options) {
   dst->append("{\"kind\":\"");
   dst->append(kind);
-  dst->push_back('"');
+  dst->append("\",\"v\":1");  // hfile-json(7)'s schema version, on every record
   for (auto [name, value] :
        {std::pair{"path", &path}, {"table", &options.table}, {"region", &options.region}}) {
     if (value->empty()) continue;
@@ -109,12 +109,13 @@ void DumpFormat::AppendCellJson(std::string* dst, const Cell& cell, ComparatorKi
     AppendJsonBytes(dst, "family", cell.family());
     dst->push_back(',');
     AppendJsonBytes(dst, "qualifier", cell.qualifier());
-    dst->append(fmt::format(",\"timestamp\":{},\"type\":\"{}\"", cell.timestamp(),
+    dst->append(fmt::format(",\"timestamp\":{},\"type\":\"{}\"", JsonInt(cell.timestamp()),
                             KeyTypeName(cell.type())));
   }
   // -e: the key only (and, as the text form, the value's length); the value and tags with -p.
   if (!options_.print_cells && options_.print_keys) {
-    dst->append(fmt::format(",\"vlen\":{},\"seqid\":{}}}", cell.value.size(), cell.sequence_id));
+    dst->append(fmt::format(",\"vlen\":{},\"seqid\":{}}}", cell.value.size(),
+                            JsonUInt(cell.sequence_id)));
     return;
   }
   dst->push_back(',');
@@ -128,7 +129,7 @@ void DumpFormat::AppendCellJson(std::string* dst, const Cell& cell, ComparatorKi
     AppendJsonBytes(dst, "value", v);
     dst->push_back('}');
   });
-  dst->append(fmt::format("],\"seqid\":{}}}", cell.sequence_id));
+  dst->append(fmt::format("],\"seqid\":{}}}", JsonUInt(cell.sequence_id)));
 }
 
 void AppendDumpedCell(std::string* dst, const Cell& cell, ComparatorKind kind,

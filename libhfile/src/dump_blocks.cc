@@ -57,6 +57,21 @@ struct IndexPrinter {
           "\"offset\":{},\"on_disk_size\":{},",
           fmt.JsonHead("index_entry"), index, level, i, e.offset, e.on_disk_size);
       fmt.AppendJsonBytes(&s, "key", e.key);
+      // The key decoded as the cell records give it (null for meta block names, raw-byte
+      // comparators and keys that do not parse).
+      if (is_key && r.comparator != ComparatorKind::kRawBytes && IsValidKey(e.key)) {
+        s += ',';
+        fmt.AppendJsonBytes(&s, "row", KeyRow(e.key));
+        s += ',';
+        fmt.AppendJsonBytes(&s, "family", KeyFamily(e.key));
+        s += ',';
+        fmt.AppendJsonBytes(&s, "qualifier", KeyQualifier(e.key));
+        s += ",\"timestamp\":";
+        AppendJsonInt(&s, KeyTimestamp(e.key));
+        s += fmt::format(",\"type\":\"{}\"", KeyTypeName(KeyTypeByte(e.key)));
+      } else {
+        s += ",\"row\":null,\"family\":null,\"qualifier\":null,\"timestamp\":null,\"type\":null";
+      }
       s += "}\n";
     } else {
       s = fmt::format("{:{}}key=", "", 2 + 2 * level);

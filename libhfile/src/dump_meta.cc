@@ -17,10 +17,13 @@ void TrailerJson(const std::string& head, const Trailer& t, std::string* s) {
       "\"first_data_block_offset\":{},\"last_data_block_offset\":{},\"file_info_offset\":{},"
       "\"load_on_open_data_offset\":{},\"uncompressed_data_index_size\":{},"
       "\"total_uncompressed_bytes\":{},\"comparator\":",
-      head, t.major_version, t.minor_version, t.entry_count, CompressionName(t.compression()),
-      t.data_index_count, t.meta_index_count, t.num_data_index_levels, t.first_data_block_offset,
-      t.last_data_block_offset, t.file_info_offset, t.load_on_open_data_offset,
-      t.uncompressed_data_index_size, t.total_uncompressed_bytes);
+      // A damaged trailer holds any 64-bit value: hfile-json(7)'s rule for large integers.
+      head, t.major_version, t.minor_version, JsonUInt(t.entry_count),
+      CompressionName(t.compression()), t.data_index_count, t.meta_index_count,
+      t.num_data_index_levels, JsonInt(t.first_data_block_offset),
+      JsonInt(t.last_data_block_offset), JsonUInt(t.file_info_offset),
+      JsonUInt(t.load_on_open_data_offset), JsonUInt(t.uncompressed_data_index_size),
+      JsonUInt(t.total_uncompressed_bytes));
   AppendJsonString(s, t.comparator_class_name);
   *s += "}\n";
 }

@@ -94,4 +94,36 @@ void AppendJsonString(std::string* dst, const Slice& s) {
   dst->push_back('"');
 }
 
+void AppendJsonUInt(std::string* dst, uint64_t v) {
+  if (v <= static_cast<uint64_t>(kJsonMaxSafeInteger)) {
+    dst->append(std::to_string(v));
+  } else {
+    dst->push_back('"');
+    dst->append(std::to_string(v));
+    dst->push_back('"');
+  }
+}
+
+void AppendJsonInt(std::string* dst, int64_t v) {
+  if (v >= -kJsonMaxSafeInteger && v <= kJsonMaxSafeInteger) {
+    dst->append(std::to_string(v));
+  } else {
+    dst->push_back('"');
+    dst->append(std::to_string(v));
+    dst->push_back('"');
+  }
+}
+
+std::string JsonInt(int64_t v) {
+  std::string s;
+  AppendJsonInt(&s, v);
+  return s;
+}
+
+std::string JsonUInt(uint64_t v) {
+  std::string s;
+  AppendJsonUInt(&s, v);
+  return s;
+}
+
 }  // namespace hfile

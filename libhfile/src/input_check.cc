@@ -11,12 +11,14 @@ namespace hfile {
 
 namespace {
 
-Status Refuse(const Reader& r, int64_t offset, const std::string& what) {
+// `code`: the name hfile verify gives the same finding (hfile-verify(1)), so that a refusal
+// can be looked up and matched by scripts as verify's problems are.
+Status Refuse(const Reader& r, ProblemCode code, int64_t offset, const std::string& what) {
   std::string where = offset >= 0 ? fmt::format("offset {}: ", offset) : "";
   return Status::Corruption(
-      fmt::format("{}: {}{} (the input is refused: a writing tool never trusts a trailer that "
+      fmt::format("{}: {}: {}{} (the input is refused: a writing tool never trusts a trailer that "
                   "denies the file's own blocks)",
-                  r.path(), where, what));
+                  r.path(), ProblemCodeName(code), where, what));
 }
 
 // Walks the headers of [0, load-on-open): counts data blocks, notes the first one.
@@ -30,7 +32,8 @@ Status WalkDataSection(const Reader& r, uint64_t* data_blocks, int64_t* first_da
     BlockHeader h;
     if (Status s = br.ReadHeader(offset, &h); !s.ok()) {
       if (s.IsIOError()) return s.WithContext("checking the input " + r.path());
-      return Refuse(r, static_cast<int64_t>(offset), "unreadable block header: " + s.message());
+      return Refuse(r, ProblemCode::kBlockHeaderInvalid, static_cast<int64_t>(offset),
+                    "unreadable block header: " + s.message());
     }
     if (IsDataBlock(h.type)) {
       if (*first_data < 0) *first_data = static_cast<int64_t>(offset);
@@ -38,7 +41,7 @@ Status WalkDataSection(const Reader& r, uint64_t* data_blocks, int64_t* first_da
     }
     const uint64_t size = h.on_disk_size_with_header();
     if (size <= h.header_size || size > end - offset) {
-      return Refuse(r, static_cast<int64_t>(offset),
+      return Refuse(r, ProblemCode::kBlockSizeInvalid, static_cast<int64_t>(offset),
                     fmt::format("{} block of {} bytes runs past the load-on-open section at {}",
                                 BlockTypeName(h.type), size, end));
     }
@@ -57,22 +60,22 @@ Status CheckInput(const Reader& reader, const InputCheckOptions& options,
   int64_t first_data = -1;
   HFILE_RETURN_IF_ERROR(WalkDataSection(reader, &rep->data_blocks, &first_data));
   if (rep->data_blocks > 0 && t.entry_count == 0) {
-    return Refuse(reader, first_data,
+    return Refuse(reader, ProblemCode::kEntryCountMismatch, first_data,
                   fmt::format("{} data block(s) present, the trailer says entry_count 0",
                               rep->data_blocks));
   }
   if (rep->data_blocks > 0 && t.data_index_count == 0) {
-    return Refuse(reader, first_data,
+    return Refuse(reader, ProblemCode::kDataBlockNotIndexed, first_data,
                   fmt::format("{} data block(s) present, the trailer says data_index_count 0",
                               rep->data_blocks));
   }
   if (first_data != t.first_data_block_offset) {
-    return Refuse(reader, first_data,
+    return Refuse(reader, ProblemCode::kTrailerDataOffsetMismatch, first_data,
                   fmt::format("the first data block is at {}, the trailer says {}", first_data,
                               t.first_data_block_offset));
   }
   if (rep->data_blocks == 0 && (t.entry_count > 0 || t.data_index_count > 0)) {
-    return Refuse(reader, -1,
+    return Refuse(reader, ProblemCode::kTrailerDataOffsetMismatch, -1,
                   fmt::format("no data block, the trailer says {} cell(s) in {} index entries",
                               t.entry_count, t.data_index_count));
   }
@@ -92,9 +95,10 @@ Status VerifyInput(const std::string& path, const VerifyOptions& options,
   if (v.problem_count > 0) {
     const VerifyProblem& p = v.problems.front();
     return Status::Corruption(fmt::format(
-        "{}: does not verify ({} error(s); first: {}{}{}); the input is refused (hfile verify "
+        "{}: does not verify ({} error(s); first: {}: {}{}{}); the input is refused (hfile verify "
         "lists every problem)",
-        path, v.problem_count, p.offset >= 0 ? fmt::format("offset {}: ", p.offset) : "",
+        path, v.problem_count, ProblemCodeName(p.code),
+        p.offset >= 0 ? fmt::format("offset {}: ", p.offset) : "",
         p.block.empty() ? "" : p.block + " block: ", p.what));
   }
   return Status::OK();
@@ -102,7 +106,7 @@ Status VerifyInput(const std::string& path, const VerifyOptions& options,
 
 Status CheckCellsRead(const Reader& reader, uint64_t cells_read) {
   if (cells_read == reader.trailer().entry_count) return Status::OK();
-  return Refuse(reader, -1,
+  return Refuse(reader, ProblemCode::kEntryCountMismatch, -1,
                 fmt::format("{} cell(s) read, the trailer's entry count is {}", cells_read,
                             reader.trailer().entry_count));
 }

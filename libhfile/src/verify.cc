@@ -40,7 +40,8 @@ class Verifier {
       CheckBlooms();
     } else {
       // The totals of the cells that could be read say nothing about the file's metadata.
-      Warning(-1, "", fmt::format("{} data block(s) could not be read in full: file info and "
+      Warning(-1, "", ProblemCode::kTotalsUnchecked,
+              fmt::format("{} data block(s) could not be read in full: file info and "
                                   "bloom totals were not checked against the cells",
                                   incomplete_data_blocks_));
     }
@@ -60,24 +61,24 @@ class Verifier {
 
  private:
   ProblemSink Sink() {
-    return [this](int64_t offset, const char* block, std::string what) {
-      Problem(offset, block ? block : "", std::move(what));
+    return [this](int64_t offset, const char* block, ProblemCode code, std::string what) {
+      Problem(offset, block ? block : "", code, std::move(what));
     };
   }
   ProblemSink WarningSink() {
-    return [this](int64_t offset, const char* block, std::string what) {
-      Warning(offset, block ? block : "", std::move(what));
+    return [this](int64_t offset, const char* block, ProblemCode code, std::string what) {
+      Warning(offset, block ? block : "", code, std::move(what));
     };
   }
-  void Problem(int64_t offset, std::string_view block, std::string what,
+  void Problem(int64_t offset, std::string_view block, ProblemCode code, std::string what,
                Severity severity = Severity::kError) {
     if (report_->problems.size() < options_.max_problems) {
-      report_->problems.push_back({std::move(what), severity, offset, std::string(block)});
+      report_->problems.push_back({std::move(what), code, severity, offset, std::string(block)});
     }
     ++(severity == Severity::kError ? report_->problem_count : report_->warning_count);
   }
-  void Warning(int64_t offset, std::string_view block, std::string what) {
-    Problem(offset, block, std::move(what), Severity::kWarning);
+  void Warning(int64_t offset, std::string_view block, ProblemCode code, std::string what) {
+    Problem(offset, block, code, std::move(what), Severity::kWarning);
   }
 
   void WalkBlocks();
@@ -138,10 +139,11 @@ void Verifier::WalkBlocks() {
       if (s.IsIOError() && report_->io_error.ok()) report_->io_error = s;
       BlockHeader h;  // a readable header still lets the walk step over the damaged block
       if (!reader_.ReadHeader(offset, &h).ok()) {
-        Problem(static_cast<int64_t>(offset), "", s.message());
+        Problem(static_cast<int64_t>(offset), "", BlockReadCode(reader_, s), s.message());
         return;
       }
-      Problem(static_cast<int64_t>(offset), BlockTypeName(h.type), s.message());
+      Problem(static_cast<int64_t>(offset), BlockTypeName(h.type), BlockReadCode(reader_, s),
+              s.message());
       CountUncompressed(h, offset);
       if (IsDataBlock(h.type)) SkipDataBlock(offset);
       prev_in_chain[BlockTypeChainId(h.type)] = static_cast<int64_t>(offset);
@@ -157,7 +159,7 @@ void Verifier::WalkBlocks() {
     int64_t expected_prev = chain == prev_in_chain.end() ? -1 : chain->second;
     if (h.prev_block_offset != expected_prev) {
       // HBase follows the data-block chain backwards (seekBefore); the other chains are unused.
-      Problem(static_cast<int64_t>(offset), type,
+      Problem(static_cast<int64_t>(offset), type, ProblemCode::kPrevOffsetMismatch,
               fmt::format("prevBlockOffset is {}, the previous block of its type is at {}",
                           h.prev_block_offset, expected_prev),
               IsDataBlock(h.type) ? Severity::kError : Severity::kWarning);
@@ -165,7 +167,7 @@ void Verifier::WalkBlocks() {
     prev_in_chain[BlockTypeChainId(h.type)] = static_cast<int64_t>(offset);
     if (offset < t.load_on_open_data_offset &&
         offset + h.on_disk_size_with_header() > t.load_on_open_data_offset) {
-      Problem(static_cast<int64_t>(offset), type,
+      Problem(static_cast<int64_t>(offset), type, ProblemCode::kBlockOverlapsLoadOnOpen,
               fmt::format("block overlaps the load-on-open section starting at {}",
                           t.load_on_open_data_offset));
     }
@@ -196,7 +198,7 @@ void Verifier::WalkBlocks() {
     offset += h.on_disk_size_with_header();
   }
   if (offset != end) {
-    Problem(static_cast<int64_t>(offset), "",
+    Problem(static_cast<int64_t>(offset), "", ProblemCode::kBlocksPastTrailer,
             fmt::format("the last block ends at {}, past the trailer at {}", offset, end));
   } else {
     walked_all_blocks_ = true;
@@ -236,9 +238,10 @@ void Verifier::CheckDataBlock(const Block& b) {
   bool indexed = !index_exhausted_ && index_.Next(&entry_offset, &entry_size, &block_index_key_);
   if (!indexed) {
     index_exhausted_ = true;
-    Problem(off, type, "data block is not in the data index");
+    Problem(off, type, ProblemCode::kDataBlockNotIndexed, "data block is not in the data index");
   } else if (entry_offset != b.offset || entry_size != b.header.on_disk_size_with_header()) {
-    Problem(off, type, fmt::format("data index entry points at offset {} size {}, but the next "
+    Problem(off, type, ProblemCode::kIndexEntryMismatch,
+            fmt::format("data index entry points at offset {} size {}, but the next "
                                    "data block is at {} size {}",
                                    entry_offset, entry_size, b.offset,
                                    b.header.on_disk_size_with_header()));
@@ -249,13 +252,15 @@ void Verifier::CheckDataBlock(const Block& b) {
   while (s.ok() && decoder_.Next(&cell)) {
     if (n == 0 && indexed && keyed_) {
       if (r_.CompareKeys(block_index_key_, cell.key) > 0) {
-        Problem(off, type, "index key is greater than the block's first key");
+        Problem(off, type, ProblemCode::kIndexKeyAfterFirstKey,
+                "index key is greater than the block's first key");
       }
       if (!prev_block_last_key_.empty() && r_.CompareKeys(block_index_key_, prev_block_last_key_) <= 0) {
-        Problem(off, type, "index key is not greater than the previous block's last key");
+        Problem(off, type, ProblemCode::kIndexKeyNotIncreasing,
+                "index key is not greater than the previous block's last key");
       }
       if (report_->data_blocks == 1 && Slice(block_index_key_) != cell.key) {
-        Problem(off, type,
+        Problem(off, type, ProblemCode::kFirstIndexKeyMismatch,
                 "first index key differs from the file's first key (HBase takes the index key as "
                 "the first key)",
                 IsValidKey(block_index_key_) ? Severity::kError : Severity::kWarning);
@@ -266,10 +271,11 @@ void Verifier::CheckDataBlock(const Block& b) {
   }
   if (s.ok()) s = decoder_.status();
   if (!s.ok()) {
-    Problem(off, type, fmt::format("cell {}: {}", n, s.message()));
+    Problem(off, type, ProblemCode::kCellUndecodable, fmt::format("cell {}: {}", n, s.message()));
     ++incomplete_data_blocks_;
   }
-  if (n == 0 && s.ok()) Problem(off, type, "data block holds no cells");
+  if (n == 0 && s.ok())
+    Problem(off, type, ProblemCode::kDataBlockEmpty, "data block holds no cells");
   prev_block_last_key_ = prev_key_;
 }
 
@@ -277,17 +283,18 @@ void Verifier::CheckCell(const Cell& cell, const Block& b, uint64_t ordinal) {
   const int64_t off = static_cast<int64_t>(b.offset);
   ++report_->cells;
   if (keyed_ && !IsValidKey(cell.key)) {
-    Problem(off, BlockTypeName(b.header.type), fmt::format("cell {}: malformed key", ordinal));
+    Problem(off, BlockTypeName(b.header.type), ProblemCode::kCellKeyMalformed,
+            fmt::format("cell {}: malformed key", ordinal));
     return;
   }
   if (keyed_ && !IsDefinedKeyType(cell.type()) && undefined_types_++ < 5) {
     // KeyValue.Type.codeToType throws on it: HBase cannot scan past this cell.
-    Problem(off, BlockTypeName(b.header.type),
+    Problem(off, BlockTypeName(b.header.type), ProblemCode::kCellTypeUndefined,
             fmt::format("cell {}: type {} is not a cell type HBase defines ({})", ordinal,
                         cell.type(), DescribeKey(cell.key, r_.comparator)));
   }
   if (have_prev_ && r_.CompareKeys(prev_key_, cell.key) > 0 && order_errors_++ < 5) {
-    Problem(off, BlockTypeName(b.header.type),
+    Problem(off, BlockTypeName(b.header.type), ProblemCode::kCellOutOfOrder,
             fmt::format("cell {} is out of order: {} after {}", ordinal,
                         DescribeKey(cell.key, r_.comparator), DescribeKey(prev_key_, r_.comparator)));
   }
@@ -340,21 +347,24 @@ void Verifier::CheckIndexEnd() {
   uint32_t sz;
   std::string k;
   if (!index_exhausted_ && index_.Next(&o, &sz, &k)) {
-    Problem(static_cast<int64_t>(o), "",
+    Problem(static_cast<int64_t>(o), "", ProblemCode::kIndexEntriesPastData,
             "data index has entries past the last data block (pointing at a non-data block?)");
   }
   if (first_data_offset_ != t.first_data_block_offset) {
-    Problem(-1, "TRAILER", fmt::format("trailer first_data_block_offset is {}, the first data "
+    Problem(-1, "TRAILER", ProblemCode::kTrailerDataOffsetMismatch,
+            fmt::format("trailer first_data_block_offset is {}, the first data "
                                        "block is at {}",
                                        t.first_data_block_offset, first_data_offset_));
   }
   if (last_data_offset_ != t.last_data_block_offset) {
-    Problem(-1, "TRAILER", fmt::format("trailer last_data_block_offset is {}, the last data "
+    Problem(-1, "TRAILER", ProblemCode::kTrailerDataOffsetMismatch,
+            fmt::format("trailer last_data_block_offset is {}, the last data "
                                        "block is at {}",
                                        t.last_data_block_offset, last_data_offset_));
   }
   if (t.uncompressed_data_index_size != data_index_bytes_) {
-    Warning(-1, "TRAILER", fmt::format("trailer uncompressed_data_index_size is {}, the data "
+    Warning(-1, "TRAILER", ProblemCode::kTrailerIndexSizeMismatch,
+            fmt::format("trailer uncompressed_data_index_size is {}, the data "
                                        "index blocks hold {} bytes",
                                        t.uncompressed_data_index_size, data_index_bytes_));
   }
@@ -370,7 +380,7 @@ void Verifier::CheckTotalUncompressedBytes() {
   // Hudi's) count differently and get a warning.
   const bool hbase_writer =
       r_.trailer.comparator_class_name.find("org.apache.hudi.") == std::string::npos;
-  Problem(-1, "TRAILER",
+  Problem(-1, "TRAILER", ProblemCode::kTrailerUncompressedBytesMismatch,
           fmt::format("trailer totalUncompressedBytes is {}, the blocks HBase's writer counts "
                       "(all but the data root and intermediate index blocks, with headers) plus "
                       "the trailer give {}",
@@ -382,18 +392,22 @@ void Verifier::CheckFileInfo() {
   const FileInfo& fi = r_.file_info;
   const Trailer& t = r_.trailer;
   const uint64_t n = report_->cells;
-  auto mismatch = [&](const char* key, const std::string& stored, const std::string& actual) {
-    Problem(static_cast<int64_t>(t.file_info_offset), "FILE_INFO",
+  auto mismatch = [&](ProblemCode code, const char* key, const std::string& stored,
+                      const std::string& actual) {
+    Problem(static_cast<int64_t>(t.file_info_offset), "FILE_INFO", code,
             fmt::format("{} is {}, the cells say {}", key, stored, actual));
   };
-  if (t.entry_count != n) mismatch("trailer entry_count", std::to_string(t.entry_count), std::to_string(n));
+  if (t.entry_count != n)
+    mismatch(ProblemCode::kEntryCountMismatch, "trailer entry_count",
+             std::to_string(t.entry_count), std::to_string(n));
   auto last = fi.Get(fileinfo::kLastKey);
   if (n > 0 && (!last || *last != Slice(prev_key_))) {
     // Hudi's writer stores only the row; accept that form only if the row matches.
     bool row_only = last && keyed_ && last->size() >= 2 &&
                     Slice(last->data() + 2, last->size() - 2) == KeyRow(prev_key_);
     if (!row_only) {
-      mismatch(fileinfo::kLastKey, last ? DescribeKey(*last, r_.comparator) : "absent",
+      mismatch(ProblemCode::kLastKeyMismatch, fileinfo::kLastKey,
+               last ? DescribeKey(*last, r_.comparator) : "absent",
                DescribeKey(prev_key_, r_.comparator));
     }
   }
@@ -402,38 +416,45 @@ void Verifier::CheckFileInfo() {
     int64_t plain = static_cast<int64_t>(key_sum_ / n), framed = static_cast<int64_t>((key_sum_ + 4 * n) / n);
     if (*v != plain && *v != framed) {
       Warning(static_cast<int64_t>(t.file_info_offset), "FILE_INFO",
+              ProblemCode::kAverageLengthMismatch,
               fmt::format("{} is {}, the cells say {} (or {})", fileinfo::kAvgKeyLen, *v, plain,
                           framed));
     }
   }
   if (auto v = fi.GetInt32(fileinfo::kAvgValueLen); v && n > 0 && *v != static_cast<int64_t>(value_sum_ / n)) {
     Warning(static_cast<int64_t>(t.file_info_offset), "FILE_INFO",
+            ProblemCode::kAverageLengthMismatch,
             fmt::format("{} is {}, the cells say {}", fileinfo::kAvgValueLen, *v, value_sum_ / n));
   }
   if (!keyed_) return;
   if (auto v = fi.Get(fileinfo::kTimeRange)) {
     auto tr = DecodeTimeRange(*v);
     if (!tr) {
-      mismatch(fileinfo::kTimeRange, "undecodable", "-");
+      mismatch(ProblemCode::kTimeRangeMismatch, fileinfo::kTimeRange, "undecodable", "-");
     } else if (n > 0 && (tr->min != time_range_.min || tr->max != time_range_.max)) {
-      mismatch(fileinfo::kTimeRange, fmt::format("{}...{}", tr->min, tr->max),
+      mismatch(ProblemCode::kTimeRangeMismatch, fileinfo::kTimeRange,
+               fmt::format("{}...{}", tr->min, tr->max),
                fmt::format("{}...{}", time_range_.min, time_range_.max));
     }
   }
   if (r_.cell_format.include_mvcc) {
     auto v = fi.GetInt64(fileinfo::kMaxMemstoreTs);
     if (!v || static_cast<uint64_t>(*v) != max_seq_id_) {
-      mismatch(fileinfo::kMaxMemstoreTs, v ? std::to_string(*v) : "absent", std::to_string(max_seq_id_));
+      mismatch(ProblemCode::kMaxMemstoreTsMismatch, fileinfo::kMaxMemstoreTs,
+               v ? std::to_string(*v) : "absent", std::to_string(max_seq_id_));
     }
   }
   if (auto v = fi.GetInt32(fileinfo::kMaxTagsLen); v && static_cast<uint32_t>(*v) != max_tags_len_) {
-    mismatch(fileinfo::kMaxTagsLen, std::to_string(*v), std::to_string(max_tags_len_));
+    mismatch(ProblemCode::kMaxTagsLenMismatch, fileinfo::kMaxTagsLen, std::to_string(*v),
+             std::to_string(max_tags_len_));
   }
   if (auto v = fi.GetInt64(fileinfo::kEarliestPutTs); v && *v != earliest_put_) {
-    mismatch(fileinfo::kEarliestPutTs, std::to_string(*v), std::to_string(earliest_put_));
+    mismatch(ProblemCode::kEarliestPutTsMismatch,
+             fileinfo::kEarliestPutTs, std::to_string(*v), std::to_string(earliest_put_));
   }
   if (auto v = fi.GetInt64(fileinfo::kDeleteFamilyCount); v && *v != delete_family_count_) {
-    mismatch(fileinfo::kDeleteFamilyCount, std::to_string(*v), std::to_string(delete_family_count_));
+    mismatch(ProblemCode::kDeleteFamilyCountMismatch, fileinfo::kDeleteFamilyCount,
+             std::to_string(*v), std::to_string(delete_family_count_));
   }
 }
 
@@ -446,6 +467,7 @@ void Verifier::CheckBlooms() {
     auto type = ParseBloomType(bt->view());
     if (type && *type != BloomType::kNone) {
       Warning(static_cast<int64_t>(r_.trailer.file_info_offset), "FILE_INFO",
+              ProblemCode::kBloomMissing,
               fmt::format("file info declares BLOOM_FILTER_TYPE={} but the file has no general "
                           "bloom meta block",
                           ToStringBinary(*bt)));
@@ -455,7 +477,8 @@ void Verifier::CheckBlooms() {
                    const char* name) {
     if (!scan) return;
     if (static_cast<uint64_t>(meta.total_key_count) != scan->keys()) {
-      Problem(-1, name, fmt::format("bloom meta counts {} keys, the cells give {}",
+      Problem(-1, name, ProblemCode::kBloomKeyCountMismatch,
+              fmt::format("bloom meta counts {} keys, the cells give {}",
                                     meta.total_key_count, scan->keys()));
     }
   };
@@ -463,7 +486,8 @@ void Verifier::CheckBlooms() {
     check(general_, *r_.general_bloom, "GENERAL_BLOOM_META");
     if (r_.last_bloom_key && general_->keys() > 0 &&
         Slice(*r_.last_bloom_key) != Slice(general_->last_index_key())) {
-      Problem(-1, "FILE_INFO", "LAST_BLOOM_KEY differs from the last bloom key of the cells");
+      Problem(-1, "FILE_INFO", ProblemCode::kLastBloomKeyMismatch,
+              "LAST_BLOOM_KEY differs from the last bloom key of the cells");
     }
   }
   if (delete_family_) check(delete_family_, *r_.delete_family_bloom, "DELETE_FAMILY_BLOOM_META");
@@ -473,10 +497,10 @@ void Verifier::CheckMetaIndex() {
   for (const auto& e : r_.meta_index.entries()) {
     auto it = meta_blocks_.find(e.offset);
     if (it == meta_blocks_.end()) {
-      Problem(static_cast<int64_t>(e.offset), "META",
+      Problem(static_cast<int64_t>(e.offset), "META", ProblemCode::kMetaIndexDangling,
               fmt::format("meta index entry \"{}\" points at no meta block", ToStringBinary(e.key)));
     } else if (it->second.second != e.on_disk_size) {
-      Problem(static_cast<int64_t>(e.offset), "META",
+      Problem(static_cast<int64_t>(e.offset), "META", ProblemCode::kMetaIndexSizeMismatch,
               fmt::format("meta index entry \"{}\" says {} bytes, the block has {}",
                           ToStringBinary(e.key), e.on_disk_size, it->second.second));
     }
@@ -491,6 +515,7 @@ VerifyReport VerifyFile(const std::string& path, const VerifyOptions& options) {
   auto reader = Reader::Open(path, options.reader);
   if (!reader.ok()) {
     report.open_status = reader.status();
+    report.open_error_code = std::string(OpenErrorCode(path, report.open_status));
     return report;
   }
   Verifier(**reader, options, &report).Run();
@@ -500,11 +525,13 @@ VerifyReport VerifyFile(const std::string& path, const VerifyOptions& options) {
 void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out) {
   std::string s;
   if (json) {
-    s = "{\"kind\":\"file\",\"path\":";
+    s = "{\"kind\":\"file\",\"v\":1,\"path\":";
     AppendJsonString(&s, report.path);
     s += fmt::format(",\"clean\":{},\"opened\":{},", report.clean(), report.open_status.ok());
     s += "\"error\":";
     AppendJsonString(&s, report.open_status.ok() ? "" : report.open_status.ToString());
+    s += ",\"error_code\":";
+    AppendJsonString(&s, report.open_error_code);
     s += fmt::format(",\"blocks\":{},\"data_blocks\":{},\"cells\":{},\"error_count\":{},"
                      "\"warning_count\":{},\"problems\":[",
                      report.blocks, report.data_blocks, report.cells, report.problem_count,
@@ -514,7 +541,7 @@ void PrintVerifyReport(const VerifyReport& report, bool json, std::ostream& out)
       s += fmt::format("{}{{\"severity\":\"{}\",\"offset\":{},\"block\":", i ? "," : "",
                        p.severity == Severity::kError ? "error" : "warning", p.offset);
       AppendJsonString(&s, p.block);
-      s += ",\"what\":";
+      s += fmt::format(",\"code\":\"{}\",\"what\":", ProblemCodeName(p.code));
       AppendJsonString(&s, p.what);
       s += "}";
     }

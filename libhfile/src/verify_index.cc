@@ -22,7 +22,9 @@ bool IndexWalker::Descend(uint64_t offset, uint32_t size, const std::string& par
   auto l = std::make_unique<Level>();
   Status s = reader_.ReadBlock(offset, size, &l->block);
   ++index_blocks_read_;
+  ProblemCode code = s.ok() ? ProblemCode::kIndexBlockInvalid : BlockReadCode(reader_, s);
   if (s.ok() && l->block.header.type != want) {
+    code = ProblemCode::kIndexBlockWrongType;
     s = Status::Corruption(fmt::format("index entry points at a {} block, expected {}",
                                        BlockTypeName(l->block.header.type), BlockTypeName(want)));
   }
@@ -30,12 +32,13 @@ bool IndexWalker::Descend(uint64_t offset, uint32_t size, const std::string& par
   if (s.ok() && l->view.size() == 0) s = Status::Corruption("index block has no entries");
   if (!s.ok()) {
     if (s.IsIOError() && io_error_.ok()) io_error_ = s;
-    problem_(static_cast<int64_t>(offset), BlockTypeName(want).data(), s.message());
+    problem_(static_cast<int64_t>(offset), BlockTypeName(want).data(), code, s.message());
     failed_ = true;
     return false;
   }
   if (l->view.entry(0).key != Slice(parent_key)) {
     problem_(static_cast<int64_t>(offset), BlockTypeName(want).data(),
+             ProblemCode::kIndexKeyParentMismatch,
              "first key differs from the parent index entry's key");
   }
   stack_.push_back(std::move(l));
@@ -97,6 +100,7 @@ BloomScanner::Answer BloomScanner::Probe(const Slice& hash_key, const Slice& ind
     loaded_ = chunk;
     const auto& c = meta_.chunks[chunk];
     Status s = reader_.ReadBlock(c.offset, c.on_disk_size, &chunk_);
+    ProblemCode code = s.ok() ? ProblemCode::kBloomChunkWrongType : BlockReadCode(reader_, s);
     if (s.ok() && chunk_.header.type != BlockType::kBloomChunk) {
       s = Status::Corruption(
           fmt::format("bloom chunk index points at a {} block", BlockTypeName(chunk_.header.type)));
@@ -104,7 +108,7 @@ BloomScanner::Answer BloomScanner::Probe(const Slice& hash_key, const Slice& ind
     chunk_ok_ = s.ok();
     if (s.IsIOError() && io_error_.ok()) io_error_ = s;
     if (!s.ok() && bad_chunks_.insert(chunk).second) {
-      problem_(static_cast<int64_t>(c.offset), "BLOOM_CHUNK", s.message());
+      problem_(static_cast<int64_t>(c.offset), "BLOOM_CHUNK", code, s.message());
     }
   }
   if (!chunk_ok_) return Answer::kPasses;  // reported above; not a bloom answer
@@ -146,15 +150,19 @@ void BloomScanner::Check(const Slice& hash_key, const Slice& index_key) {
   }
   if (a == Answer::kPasses) return;
   std::string what;
+  ProblemCode code;
   switch (a) {
     case Answer::kBeforeFirstChunk:
       what = "bloom key sorts before the first chunk: the bloom would miss it";
+      code = ProblemCode::kBloomKeyBeforeFirstChunk;
       break;
     case Answer::kAfterLastBloomKey:
       what = "bloom key sorts after LAST_BLOOM_KEY: the bloom would miss it";
+      code = ProblemCode::kBloomKeyAfterLast;
       break;
     default:
       what = fmt::format("{} bloom misses a key present in the file (false negative)", name_);
+      code = ProblemCode::kBloomFalseNegative;
       break;
   }
   const int64_t offset = chunk >= 0 ? static_cast<int64_t>(meta_.chunks[chunk].offset) : -1;
@@ -164,7 +172,7 @@ void BloomScanner::Check(const Slice& hash_key, const Slice& index_key) {
     // assumes the default order, so a Get of such a key skips this file. Not damage.
     ++hbase_denials_;
     if (hbase_denials_ <= kListed) {
-      warning_(offset, block,
+      warning_(offset, block, code,
                fmt::format("{} (HBase's StoreFileReader denies this key too: hbase:meta cells "
                            "are not in the order its bloom lookup assumes, key {})",
                            what, DescribeKey(index_key, rowcol_ ? ComparatorKind::kDefault
@@ -172,7 +180,7 @@ void BloomScanner::Check(const Slice& hash_key, const Slice& index_key) {
     }
     return;
   }
-  if (misses_++ < kListed) problem_(offset, block, what);
+  if (misses_++ < kListed) problem_(offset, block, code, what);
 }
 
 }  // namespace hfile

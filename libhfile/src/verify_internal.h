@@ -10,12 +10,17 @@
 #include <string>
 #include <vector>
 
+#include "hfile/verify.h"
 #include "reader_internal.h"
 
 namespace hfile {
 
 // Reports an error found at a block offset (-1: none) of a block type (nullptr: none).
-using ProblemSink = std::function<void(int64_t offset, const char* block, std::string what)>;
+using ProblemSink =
+    std::function<void(int64_t offset, const char* block, ProblemCode code, std::string what)>;
+
+// The code of a failed BlockReader::ReadBlock, from the stage at which it failed.
+ProblemCode BlockReadCode(const BlockReader& reader, const Status& s);
 
 // Yields the data-level entries of the data index in order, descending through intermediate and
 // leaf blocks as it goes, and checks each index block's type, size and first key on the way.

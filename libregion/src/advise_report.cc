@@ -66,7 +66,7 @@ std::string AdviceJson(const Advice& a) {
     regions += fmt::format("{}{{\"name\":{},\"bytes\":{}}}", i ? "," : "", J(a.regions[i]),
                            a.region_bytes[i]);
   std::string s = fmt::format(
-      "{{\"kind\":\"advise\",\"table\":{},\"table_dir\":{},\"now_ms\":{},\"regions\":[{}],"
+      "{{\"kind\":\"advise\",\"v\":1,\"table\":{},\"table_dir\":{},\"now_ms\":{},\"regions\":[{}],"
       "\"sampling\":[",
       J(a.table), J(a.table_dir), a.now_ms, regions);
   for (size_t i = 0; i < a.sampling.size(); ++i) s += (i ? "," : "") + J(a.sampling[i]);

@@ -9,6 +9,7 @@
 #include "hfile/escape.h"
 #include "hfile/file_info.h"
 #include "region/compacted_files.h"
+#include "region/layout_codes.h"
 #include "region/store_file_reader.h"
 
 namespace hfile::region {
@@ -29,9 +30,10 @@ using Sev = LayoutProblem::Severity;
 struct ProblemSink {
   std::vector<LayoutProblem>* out;
   std::string region, family;
-  void Add(Sev s, std::string what, std::string file = {}, bool unreadable = false) const {
+  void Add(Sev s, const char* code, std::string what, std::string file = {},
+           bool unreadable = false) const {
     out->push_back(
-        LayoutProblem{s, region, family, std::move(file), std::move(what), unreadable});
+        LayoutProblem{s, region, family, std::move(file), std::move(what), unreadable, {}, code});
   }
 };
 
@@ -44,7 +46,7 @@ void CheckFamilyBounds(const StoreFileReader& sr, const FamilyDir& dir, const Pr
   if (reader.comparator() == ComparatorKind::kRawBytes) return;
   for (const auto& key : {reader.first_key(), reader.last_key()}) {
     if (!key || !IsValidKey(*key) || KeyFamily(*key) == Slice(dir.name)) continue;
-    sink.Add(Sev::kError,
+    sink.Add(Sev::kError, layout_code::kCellWrongFamily,
              fmt::format("holds cells of family {} (key {}) in the dir of family {}: HBase "
                          "scans this store for {} only (verify counts them)",
                          Quote(KeyFamily(*key).ToString()),
@@ -56,26 +58,32 @@ void CheckFamilyBounds(const StoreFileReader& sr, const FamilyDir& dir, const Pr
 }
 
 void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOptions& options,
-                     bool check_family_bounds, const ProblemSink& sink, FamilySummary* fs) {
+                     bool check_family_bounds, const ProblemSink& sink, FamilySummary* fs,
+                     const std::function<void()>& file_done) {
   fs->name = dir.name;
   fs->in_descriptor = !set.descriptor || set.descriptor->FindFamily(dir.name) != nullptr;
   if (!fs->in_descriptor) {
-    sink.Add(Sev::kWarning, "family dir not in the table descriptor (HBase ignores it)");
+    sink.Add(Sev::kWarning, layout_code::kFamilyNotInDescriptor,
+             "family dir not in the table descriptor (HBase ignores it)");
     // HBase never lists it, so its names cannot fail a region open.
-    for (const auto& n : dir.invalid) sink.Add(Sev::kInfo, "not a store file name", n);
+    for (const auto& n : dir.invalid)
+      sink.Add(Sev::kInfo, layout_code::kNotAStoreFile, "not a store file name", n);
   } else {
     for (const auto& n : dir.invalid)
-      sink.Add(Sev::kError, "not a valid store file name: HBase would fail to open the region",
-               n);
+      sink.Add(Sev::kError, layout_code::kInvalidStoreFileName,
+               "not a valid store file name: HBase would fail to open the region", n);
   }
-  for (const auto& n : dir.skipped) sink.Add(Sev::kWarning, "skipped by HBase (with a warning)", n);
+  for (const auto& n : dir.skipped)
+    sink.Add(Sev::kWarning, layout_code::kStoreFileSkipped, "skipped by HBase (with a warning)", n);
   for (const auto& n : dir.crc_side_files)
-    sink.Add(Sev::kInfo, "Hadoop local-filesystem checksum file (an invalid name on HDFS)", n);
+    sink.Add(Sev::kInfo, layout_code::kChecksumSideFile,
+             "Hadoop local-filesystem checksum file (an invalid name on HDFS)", n);
   for (const auto& n : dir.untracked)
-    sink.Add(Sev::kWarning, "not in .filelist: the FILE store-file tracker ignores it", n);
+    sink.Add(Sev::kWarning, layout_code::kNotInFileList,
+             "not in .filelist: the FILE store-file tracker ignores it", n);
   for (const auto& left : dir.compacted_away) {
     ++fs->compacted_away;
-    sink.Add(Sev::kWarning,
+    sink.Add(Sev::kWarning, layout_code::kCompactedAwayLeftover,
              fmt::format("compacted-away leftover: the COMPACTION_EVENT_KEY of {} names it, so "
                          "HBase does not read it (it archives it when it opens the store); the "
                          "next `hfile compact` archives it",
@@ -85,6 +93,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
   std::set<std::string> versions;
   std::vector<StoreFileCompactionEvent> events;  // of the files opened
   for (const auto& sf : dir.store_files) {
+    if (file_done) file_done();
     ++fs->store_files;
     if (sf.name.kind == StoreFileKind::kReference) ++fs->references;
     if (sf.name.link) ++fs->links;
@@ -93,6 +102,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
       ++fs->unreadable;
       bool unresolved = sf.target_path.empty();
       sink.Add(Sev::kError,
+               unresolved ? layout_code::kStoreFileUnresolved : layout_code::kStoreFileUnreadable,
                (unresolved ? "does not resolve: " : "cannot be read: ") + r.status().ToString(),
                sf.name.name, !unresolved && !r.status().IsCorruption());
       continue;
@@ -113,6 +123,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
     versions.insert(fmt::format("v{}.{}", t.major_version, t.minor_version));
     if (!HBase2CanOpen(t.major_version, t.minor_version))
       sink.Add(set.pre_namespace_layout ? Sev::kInfo : Sev::kWarning,
+               layout_code::kHFileVersionTooOld,
                fmt::format("HFile v{}.{}: readable here, but HBase 2 cannot open it (it needs "
                            "v2.3+; a major compaction on HBase 0.96-1.x rewrites it)",
                            t.major_version, t.minor_version),
@@ -124,7 +135,7 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
   // HFileLinks, whose names do not match COMPACTION_EVENT_KEY's, so they read both.
   if (set.kind == RegionSet::Kind::kSnapshot) {
     for (const auto& c : FindCompactedAway(events))
-      sink.Add(Sev::kWarning,
+      sink.Add(Sev::kWarning, layout_code::kCompactedAwayLeftover,
                fmt::format("compacted-away leftover captured by the snapshot: the "
                            "COMPACTION_EVENT_KEY of {}, also in the snapshot, names it; a clone "
                            "of the snapshot reads both (through links of other names), so its "
@@ -136,13 +147,19 @@ void SummarizeFamily(const RegionSet& set, const FamilyDir& dir, const ReaderOpt
 
 }  // namespace
 
-RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options,
-                                    bool check_family_bounds) {
+RegionSetSummary SummarizeRegionSet(
+    const RegionSet& set, const ReaderOptions& options, bool check_family_bounds,
+    const std::function<void(uint64_t done, uint64_t total)>& on_file) {
   RegionSetSummary out;
+  uint64_t files_total = 0, files_done = 0;
+  for (const auto& rd : set.regions)
+    for (const auto& fd : rd.families) files_total += fd.store_files.size();
+  std::function<void()> file_done;
+  if (on_file) file_done = [&] { on_file(++files_done, files_total); };
   ProblemSink table_sink{&out.problems, {}, {}};
-  for (const auto& n : set.notes) table_sink.Add(Sev::kInfo, n);
+  for (const auto& n : set.notes) table_sink.Add(Sev::kInfo, layout_code::kLayoutNote, n);
   if (!set.descriptor && !set.descriptor_status.ok() && !set.descriptor_status.IsNotSupported())
-    table_sink.Add(Sev::kWarning,
+    table_sink.Add(Sev::kWarning, layout_code::kDescriptorUnreadable,
                    "no readable table descriptor: " + set.descriptor_status.ToString());
   const bool on_disk = set.kind != RegionSet::Kind::kSnapshot;
   for (const auto& rd : set.regions) {
@@ -155,30 +172,37 @@ RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& o
       rs.info = *rd.info;
       rs.split_parent = set.IsSplitParent(rd);
       if (on_disk && !rd.name_matches_info && rd.info->replica_id == 0)
-        sink.Add(Sev::kWarning, "directory name is not the encoded name of its .regioninfo (" +
-                                    rd.info->EncodedName() + ")");
+        sink.Add(Sev::kWarning, layout_code::kRegionDirNameMismatch,
+                 "directory name is not the encoded name of its .regioninfo (" +
+                     rd.info->EncodedName() + ")");
       if (set.table && rd.info->table.ToString() != set.table->ToString())
-        sink.Add(Sev::kWarning, ".regioninfo names table " + rd.info->table.ToString());
+        sink.Add(Sev::kWarning, layout_code::kRegionInfoTableMismatch,
+                 ".regioninfo names table " + rd.info->table.ToString());
     } else if (on_disk) {
-      sink.Add(Sev::kWarning, "no readable .regioninfo (" + rd.info_status.ToString() +
-                                  "): key range unknown; HBase rewrites it on open, hbck needs it");
+      sink.Add(Sev::kWarning, layout_code::kRegionInfoUnreadable,
+               "no readable .regioninfo (" + rd.info_status.ToString() +
+                   "): key range unknown; HBase rewrites it on open, hbck needs it");
     }
     if (rd.HasPendingEdits())
-      sink.Add(Sev::kWarning, "recovered.edits holds edit files that HBase would replay on open");
-    if (rd.has_tmp) sink.Add(Sev::kInfo, ".tmp/ present (HBase deletes it on open)");
+      sink.Add(Sev::kWarning, layout_code::kRecoveredEditsPending,
+               "recovered.edits holds edit files that HBase would replay on open");
+    if (rd.has_tmp)
+      sink.Add(Sev::kInfo, layout_code::kTmpDirPresent, ".tmp/ present (HBase deletes it on open)");
     for (const auto& e : rd.other_entries) {
       bool crc = e.size() > 5 && e[0] == '.' && e.ends_with(".crc");
-      sink.Add(Sev::kInfo, crc ? "Hadoop local-filesystem checksum file" : "not used by HBase", e);
+      sink.Add(Sev::kInfo, crc ? layout_code::kChecksumSideFile : layout_code::kUnusedEntry,
+               crc ? "Hadoop local-filesystem checksum file" : "not used by HBase", e);
     }
     if (on_disk && set.descriptor) {
       for (const auto& f : set.descriptor->families())
         if (!rd.FindFamily(f.name()))
-          sink.Add(Sev::kInfo, "no directory for family " + f.name() + " (HBase creates it)");
+          sink.Add(Sev::kInfo, layout_code::kFamilyDirMissing,
+                   "no directory for family " + f.name() + " (HBase creates it)");
     }
     for (const auto& fd : rd.families) {
       FamilySummary fs;
       ProblemSink fsink{&out.problems, rd.encoded_name, fd.name};
-      SummarizeFamily(set, fd, options, check_family_bounds, fsink, &fs);
+      SummarizeFamily(set, fd, options, check_family_bounds, fsink, &fs, file_done);
       out.store_files += fs.store_files;
       out.bytes += fs.bytes;
       out.cells += fs.cells;
@@ -278,7 +302,7 @@ void Json(std::string* s, const char* name, const std::string& v) {
 
 void PrintJson(const RegionSet& set, const RegionSetSummary& s, const DescribeOptions& o,
                std::ostream& out) {
-  std::string j = "{\"kind\":\"" + std::string(RegionSetKindName(set.kind)) + "\",";
+  std::string j = "{\"kind\":\"" + std::string(RegionSetKindName(set.kind)) + "\",\"v\":1,";
   Json(&j, "path", set.path);
   if (set.table) {
     j += ",";
@@ -316,7 +340,7 @@ void PrintJson(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
     j += "]}";
   }
   j += fmt::format(",\"store_files\":{},\"bytes\":{},\"cells\":{},\"regions\":[", s.store_files,
-                   s.bytes, s.cells);
+                   s.bytes, JsonUInt(s.cells));
   bool first_region = true;
   for (const auto& r : s.regions) {
     if (!first_region) j += ",";
@@ -343,8 +367,9 @@ void PrintJson(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
           "\"references\":{},\"links\":{},\"bulk_loaded\":{},\"unreadable\":{},"
           "\"compacted_away\":{},\"min_sequence_id\":{},\"max_sequence_id\":{},"
           "\"hfile_versions\":[",
-          f.in_descriptor, f.store_files, f.bytes, f.cells, f.references, f.links, f.bulk_loaded,
-          f.unreadable, f.compacted_away, f.min_sequence_id, f.max_sequence_id);
+          f.in_descriptor, f.store_files, f.bytes, JsonUInt(f.cells), f.references, f.links,
+          f.bulk_loaded, f.unreadable, f.compacted_away, JsonInt(f.min_sequence_id),
+          JsonInt(f.max_sequence_id));
       for (size_t i = 0; i < f.hfile_versions.size(); ++i)
         j += (i ? ",\"" : "\"") + f.hfile_versions[i] + "\"";
       j += "]}";
@@ -361,6 +386,8 @@ void PrintJson(const RegionSet& set, const RegionSetSummary& s, const DescribeOp
     Json(&j, "family", p.family);
     j += ",";
     Json(&j, "file", p.file);
+    j += ",";
+    Json(&j, "code", p.code);
     j += ",";
     Json(&j, "what", p.what);
     j += "}";

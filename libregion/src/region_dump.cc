@@ -147,8 +147,8 @@ void PrintIoStats(const std::vector<StoreIoStats>& stores, bool json, std::ostre
   auto append = [&](const StoreIoStats& s, bool is_total) {
     const IoStats& io = s.io;
     if (json) {
-      line += is_total ? "{\"kind\":\"io_stats_total\",\"stores\":" + std::to_string(stores.size())
-                       : "{\"kind\":\"io_stats\"";
+      line += is_total ? "{\"kind\":\"io_stats_total\",\"v\":1,\"stores\":" + std::to_string(stores.size())
+                       : "{\"kind\":\"io_stats\",\"v\":1";
       if (!is_total) {
         line += ",\"table\":";
         AppendJsonString(&line, s.table);

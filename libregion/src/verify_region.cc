@@ -10,6 +10,7 @@
 
 #include "hfile/escape.h"
 #include "fs_util.h"
+#include "region/layout_codes.h"
 #include "region/meta_table.h"
 #include "region/store_file_check.h"
 #include "region/store_file_reader.h"
@@ -40,12 +41,13 @@ void ReportCellCheck(const StoreFileCellCheck& check, const StoreFile& file,
                      const RegionDir& region, const std::string& family,
                      RegionVerifyReport* report) {
   report->cells_checked += check.cells;
-  auto add = [&](std::string what) {
+  auto add = [&](const char* code, std::string what) {
     report->problems.push_back(LayoutProblem{Sev::kError, region.encoded_name, family,
-                                             file.name.name, std::move(what)});
+                                             file.name.name, std::move(what), false, {}, code});
   };
-  if (check.wrong_family) add(DescribeWrongFamily(check, family));
-  if (check.outside_range) add(DescribeOutsideRange(check, file, *region.info));
+  if (check.wrong_family) add(layout_code::kCellWrongFamily, DescribeWrongFamily(check, family));
+  if (check.outside_range)
+    add(layout_code::kCellOutsideRegion, DescribeOutsideRange(check, file, *region.info));
 }
 
 void CheckCells(const StoreFileReader& sr, const RegionDir& region, const std::string& family,
@@ -58,9 +60,9 @@ void CheckCells(const StoreFileReader& sr, const RegionDir& region, const std::s
 void CheckSequenceIds(const std::vector<std::unique_ptr<StoreFileReader>>& store,
                       const RegionDir& region, const std::string& family,
                       RegionVerifyReport* report) {
-  auto add = [&](Sev s, const std::string& file, std::string what) {
+  auto add = [&](Sev s, const char* code, const std::string& file, std::string what) {
     report->problems.push_back(
-        LayoutProblem{s, region.encoded_name, family, file, std::move(what)});
+        LayoutProblem{s, region.encoded_name, family, file, std::move(what), false, {}, code});
   };
   std::map<int64_t, std::vector<std::string>> by_seq;
   for (const auto& sr : store) {
@@ -71,22 +73,23 @@ void CheckSequenceIds(const std::vector<std::unique_ptr<StoreFileReader>>& store
     if (seq.bulk_loaded) {
       auto n = sr->file().name.bulk_load_seq_id;
       if (n && max_seq && *max_seq > 0 && static_cast<uint64_t>(*max_seq) != *n)
-        add(Sev::kWarning, name,
+        add(Sev::kWarning, layout_code::kBulkLoadSequenceIdMismatch, name,
             fmt::format("bulk-load name says sequence id {} but MAX_SEQ_ID_KEY is {} (HBase "
                         "uses the name)", *n, *max_seq));
       if (!n && !fi.Get(fileinfo::kBulkloadTimestamp))
-        add(Sev::kInfo, name, "bulk-loaded file without a sequence id in its name");
+        add(Sev::kInfo, layout_code::kBulkLoadWithoutSequenceId, name,
+            "bulk-loaded file without a sequence id in its name");
       continue;
     }
     if (!max_seq) {
-      add(Sev::kWarning, name,
+      add(Sev::kWarning, layout_code::kMaxSequenceIdMissing, name,
           "no MAX_SEQ_ID_KEY in the file info and not bulk-loaded: HBase gives it sequence id "
           "-1 (not a region server's flush or compaction output)");
       continue;
     }
     auto max_ts = fi.GetInt64(fileinfo::kMaxMemstoreTs);
     if (max_ts && *max_ts > *max_seq)
-      add(Sev::kWarning, name,
+      add(Sev::kWarning, layout_code::kMemstoreTsExceedsSequenceId, name,
           fmt::format("MAX_MEMSTORE_TS_KEY {} exceeds MAX_SEQ_ID_KEY {}", *max_ts, *max_seq));
     by_seq[seq.sequence_id].push_back(name);
   }
@@ -94,7 +97,7 @@ void CheckSequenceIds(const std::vector<std::unique_ptr<StoreFileReader>>& store
     if (names.size() < 2) continue;
     std::string list;
     for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-    add(Sev::kWarning, "",
+    add(Sev::kWarning, layout_code::kSharedSequenceId, "",
         fmt::format("{} store files share sequence id {} ({}): their scan order falls back to "
                     "file length and name", names.size(), seq, list));
   }
@@ -141,21 +144,24 @@ void CheckRegionMap(const RegionSet& set, const MetaParents& meta, RegionVerifyR
            !meta.merge.count(r.encoded_name);
   };
   if (set.kind == RegionSet::Kind::kRegion) return;
-  auto add = [&](Sev s, const std::string& region, std::string what) {
-    report->problems.push_back(LayoutProblem{s, region, "", "", std::move(what)});
+  auto add = [&](Sev s, const char* code, const std::string& region, std::string what) {
+    report->problems.push_back(LayoutProblem{s, region, "", "", std::move(what), false, {}, code});
   };
   std::vector<const RegionDir*> live;
   for (const auto& r : set.regions)
     if (IsLive(r) && r.info->replica_id == 0) live.push_back(&r);
   if (live.empty()) {
-    if (!set.regions.empty()) add(Sev::kWarning, "", "no live region with a readable .regioninfo");
+    if (!set.regions.empty())
+      add(Sev::kWarning, layout_code::kNoLiveRegion, "",
+          "no live region with a readable .regioninfo");
     return;
   }
   // set.regions is sorted by start key already.
   std::vector<Span> spans;
   for (const RegionDir* r : live) spans.push_back(Span{r->encoded_name, &*r->info});
-  CheckTiling(spans, [&](const std::string& region, bool, std::string what) {
-    add(Sev::kError, region, std::move(what));
+  CheckTiling(spans, [&](const std::string& region, bool hole, std::string what) {
+    add(Sev::kError, hole ? layout_code::kRegionHole : layout_code::kRegionOverlap, region,
+        std::move(what));
   });
   // Split parents: their range should be covered by live regions, starting at the parent's start
   // key (a daughter later merged with a neighbour may end past the parent's end).
@@ -174,7 +180,7 @@ void CheckRegionMap(const RegionSet& set, const MetaParents& meta, RegionVerifyR
       at = d->info->end_key;
     }
     if (!covered)
-      add(Sev::kWarning, r.encoded_name,
+      add(Sev::kWarning, layout_code::kSplitParentUncovered, r.encoded_name,
           "split parent " + Range(p) + " is not covered by live regions");
   }
 }
@@ -193,16 +199,19 @@ void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
     return;
   std::string meta_dir = MetaRegionDirPath(set.root_dir);
   if (!IsDirectory(meta_dir)) return;  // a table dir outside an HBase root, or a bare copy
-  auto add = [&](Sev s, const std::string& region, const char* finding, std::string what) {
+  auto add = [&](Sev s, const std::string& region, const char* code, std::string what) {
     LayoutProblem p{s, region, "", "", "hbase:meta: " + std::move(what)};
-    p.finding = finding;
+    p.code = code;
+    p.finding = code;  // the older name of the same thing, in snake_case
+    std::replace(p.finding.begin(), p.finding.end(), '-', '_');
     report->problems.push_back(std::move(p));
   };
   report->meta_checked = true;
   report->meta_path = meta_dir;
   auto meta = ReadMetaTable(set.root_dir, options.file.reader, &*set.table);
   if (!meta.ok()) {
-    add(Sev::kError, "", "meta_unreadable", "cannot read it: " + meta.status().ToString());
+    add(Sev::kError, "", layout_code::kMetaUnreadable,
+        "cannot read it: " + meta.status().ToString());
     report->problems.back().unreadable = !meta.status().IsCorruption();
     return;
   }
@@ -210,12 +219,12 @@ void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
   if (!meta->wal_files.empty()) {
     std::string list;
     for (const auto& w : meta->wal_files) list += (list.empty() ? "" : ", ") + w;
-    add(Sev::kWarning, "", "meta_wal_edits",
+    add(Sev::kWarning, "", layout_code::kMetaWalEdits,
         fmt::format("{} WAL file(s) may hold edits not yet flushed to its store files, which "
                     "alone are read here (HBase started and stopped cleanly flushes them): {}",
                     meta->wal_files.size(), list));
   }
-  for (const auto& bad : meta->bad_rows) add(Sev::kWarning, "", "meta_bad_row", bad);
+  for (const auto& bad : meta->bad_rows) add(Sev::kWarning, "", layout_code::kMetaBadRow, bad);
 
   std::map<std::string, const RegionDir*> dirs;
   for (const auto& r : set.regions)
@@ -234,16 +243,16 @@ void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
       for (const auto& p : m.merge_parents) merge_parents.insert(p.EncodedName());
     }
     if (m.row != m.info.RegionName())
-      add(Sev::kWarning, enc, "meta_row_name",
+      add(Sev::kWarning, enc, layout_code::kMetaRowName,
           "row " + Quote(m.row) + " holds the RegionInfo of " + Quote(m.info.RegionName()));
     auto d = dirs.find(enc);
     if (d == dirs.end()) {
       if (m.IsParent()) {
-        add(Sev::kWarning, enc, "meta_parent_without_dir",
+        add(Sev::kWarning, enc, layout_code::kMetaParentWithoutDir,
             "split parent " + Range(m.info) + " (" + StateNote(m) +
                 ") has a row but no region directory (the CatalogJanitor deletes the row)");
       } else {
-        add(Sev::kError, enc, "meta_region_without_dir",
+        add(Sev::kError, enc, layout_code::kMetaRegionWithoutDir,
             "region " + Range(m.info) + " (" + StateNote(m) +
                 ") has a row but no region directory: HBase cannot open it (HBCK2 "
                 "extraRegionsInMeta --fix deletes the row)");
@@ -262,21 +271,21 @@ void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
     if (f.region_id != m.info.region_id)
       note(fmt::format("region id {} vs {}", m.info.region_id, f.region_id));
     if (!diff.empty())
-      add(Sev::kError, enc, "meta_regioninfo_differs",
+      add(Sev::kError, enc, layout_code::kMetaRegionInfoDiffers,
           "its RegionInfo differs from the directory's .regioninfo (meta vs dir: " + diff + ")");
   }
   parents->merge = merge_parents;
   for (const auto& r : set.regions) {
     if (!r.info || r.info->replica_id != 0 || in_meta.count(r.encoded_name)) continue;
     if (merge_parents.count(r.encoded_name)) {
-      add(Sev::kInfo, r.encoded_name, "dir_merge_parent",
+      add(Sev::kInfo, r.encoded_name, layout_code::kDirMergeParent,
           "merge parent " + Range(*r.info) +
               " has a directory and a merged region names it (the CatalogJanitor archives it)");
     } else if (set.IsSplitParent(r)) {
-      add(Sev::kWarning, r.encoded_name, "dir_parent_not_in_meta",
+      add(Sev::kWarning, r.encoded_name, layout_code::kDirParentNotInMeta,
           "split parent " + Range(*r.info) + " has a directory but no row");
     } else {
-      add(Sev::kError, r.encoded_name, "dir_not_in_meta",
+      add(Sev::kError, r.encoded_name, layout_code::kDirNotInMeta,
           "region directory " + Range(*r.info) +
               " has no row: HBase does not serve it (HBCK2 addFsRegionsMissingInMeta adds a "
               "row from its .regioninfo)");
@@ -284,7 +293,7 @@ void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
   }
   if (live.empty()) {
     if (!set.regions.empty())
-      add(Sev::kError, "", "meta_hole", "no live region of " + set.table->ToString());
+      add(Sev::kError, "", layout_code::kMetaHole, "no live region of " + set.table->ToString());
     return;
   }
   std::stable_sort(live.begin(), live.end(), [](const MetaRegion* a, const MetaRegion* b) {
@@ -294,7 +303,8 @@ void CheckMeta(const RegionSet& set, const RegionVerifyOptions& options,
   std::vector<Span> spans;
   for (const MetaRegion* m : live) spans.push_back(Span{m->info.EncodedName(), &m->info});
   CheckTiling(spans, [&](const std::string& region, bool hole, std::string what) {
-    add(Sev::kError, region, hole ? "meta_hole" : "meta_overlap", std::move(what));
+    add(Sev::kError, region, hole ? layout_code::kMetaHole : layout_code::kMetaOverlap,
+        std::move(what));
   });
 }
 
@@ -381,7 +391,7 @@ RegionVerifyReport VerifyRegionSet(const RegionSet& set, const RegionVerifyOptio
 void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool quiet,
                              std::ostream& out) {
   if (json) {
-    std::string j = fmt::format("{{\"kind\":\"{}\",\"path\":", RegionSetKindName(report.kind));
+    std::string j = fmt::format("{{\"kind\":\"{}\",\"v\":1,\"path\":", RegionSetKindName(report.kind));
     AppendJsonString(&j, report.path);
     j += ",\"table\":";
     if (report.table.empty())
@@ -414,7 +424,7 @@ void PrintRegionVerifyReport(const RegionVerifyReport& report, bool json, bool q
       AppendJsonString(&j, p.family);
       j += ",\"file\":";
       AppendJsonString(&j, p.file);
-      j += ",\"what\":";
+      j += fmt::format(",\"code\":\"{}\",\"what\":", p.code);
       AppendJsonString(&j, p.what);
       if (!p.finding.empty()) {
         j += ",\"finding\":";

@@ -58,7 +58,7 @@ TEST(RegionTools, DescribeSnapshot) {
   EXPECT_NE(r.out.find("0 problems"), std::string::npos);
   ToolRun j = Dump({"--json", "--snapshot", Riverbed("multi_region_snapshot")});
   EXPECT_EQ(j.code, kExitOk);
-  EXPECT_TRUE(j.out.starts_with("{\"kind\":\"snapshot\",\"path\":")) << j.out;
+  EXPECT_TRUE(j.out.starts_with("{\"kind\":\"snapshot\",\"v\":1,\"path\":")) << j.out;
   EXPECT_NE(j.out.find("\"store_files\":3,"), std::string::npos);
   EXPECT_EQ(CountLines(j.out, "{"), 1u);
 }

@@ -5,8 +5,8 @@ usage: compare_jsonl.py EXPECTED ACTUAL [--kinds cell,fileinfo,...] [--exact] [-
 
 Only records whose "kind" is listed are compared (default: all kinds), in file order, as
 parsed JSON values, or with --exact as raw lines (key order and spacing must match too).
---ignore drops the named string fields (such as hfile-dump's "path", which names the file a
-record comes from) from both sides first. Prints the first difference and exits 1; exits 0 when they match.
+--ignore drops the named string or integer fields (such as hfile-dump's "path", which names the
+file a record comes from, and "v", the schema version of hfile-json(7)) from both sides first. Prints the first difference and exits 1; exits 0 when they match.
 """
 import argparse
 import json
@@ -23,7 +23,7 @@ def load(path, kinds, exact, ignore):
             rec = json.loads(line)
             for name in ignore:
                 rec.pop(name, None)
-                line = re.sub(r',"%s":"(?:[^"\\]|\\.)*"' % re.escape(name), "", line)
+                line = re.sub(r',"%s":(?:"(?:[^"\\]|\\.)*"|-?\d+)' % re.escape(name), "", line)
             if kinds is None or rec.get("kind") in kinds:
                 records.append((lineno, line.rstrip("\n") if exact else rec))
     return records

@@ -48,11 +48,16 @@ inline uint8_t TypeByName(const std::string& n) {
   return static_cast<uint8_t>(it->second);
 }
 
+// An integer field by hfile-json(7)'s rule: a number, or a string of digits beyond 2^53 - 1.
+inline int64_t JsonInteger(const nlohmann::json& v) {
+  return v.is_string() ? std::stoll(v.get<std::string>()) : v.get<int64_t>();
+}
+
 // A canonical "cell" record (tests/hbase/README.md) -> cell.
 inline OwnedCell CellFromJson(const nlohmann::json& j) {
   OwnedCell c;
   AppendKey(&c.key, Unbinary(j.at("row")), Unbinary(j.at("family")), Unbinary(j.at("qualifier")),
-            j.at("timestamp").get<int64_t>(), TypeByName(j.at("type")));
+            JsonInteger(j.at("timestamp")), TypeByName(j.at("type")));
   c.value = Unbinary(j.at("value"));
   for (const auto& t : j.at("tags")) {
     std::string v = Unbinary(t.at("value"));
@@ -62,7 +67,7 @@ inline OwnedCell CellFromJson(const nlohmann::json& j) {
     c.tags.push_back(static_cast<char>(t.at("type").get<int>()));
     c.tags += v;
   }
-  c.seqid = j.at("seqid").get<uint64_t>();
+  c.seqid = static_cast<uint64_t>(JsonInteger(j.at("seqid")));
   return c;
 }
 
@@ -96,7 +101,7 @@ inline std::string CellJson(const Cell& c) {
   AppendJsonBinary(&s, c.family());
   s += ",\"qualifier\":";
   AppendJsonBinary(&s, c.qualifier());
-  s += ",\"timestamp\":" + std::to_string(c.timestamp());
+  s += ",\"timestamp\":" + JsonInt(c.timestamp());  // hfile-json(7)'s large-integer rule
   s += ",\"type\":\"" + KeyTypeName(c.type()) + "\"";
   s += ",\"value\":";
   AppendJsonBinary(&s, c.value);
@@ -110,7 +115,7 @@ inline std::string CellJson(const Cell& c) {
     s += "}";
     off += 2 + len;
   }
-  s += "],\"seqid\":" + std::to_string(c.sequence_id) + "}";
+  s += "],\"seqid\":" + JsonUInt(c.sequence_id) + "}";
   return s;
 }
 

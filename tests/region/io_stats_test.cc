@@ -356,14 +356,14 @@ TEST_F(IoStatsTest, PrintIoStatsTextAndJson) {
       << text.str();
   EXPECT_NE(text.str().find("\nio-stats total (1 stores): files 3 opened 3"), std::string::npos)
       << text.str();
-  EXPECT_NE(json.str().find("{\"kind\":\"io_stats\",\"table\":\"docs\",\"region\":\"" +
+  EXPECT_NE(json.str().find("{\"kind\":\"io_stats\",\"v\":1,\"table\":\"docs\",\"region\":\"" +
                             s.region +
                             "\",\"family\":\"m\",\"files\":3,\"files_opened\":3,"
                             "\"files_skipped_range\":1,\"files_skipped_bloom\":1,\"files_read\":1,"
                             "\"data_blocks\":" + std::to_string(s.io.data.count) + ","),
             std::string::npos)
       << json.str();
-  EXPECT_NE(json.str().find("{\"kind\":\"io_stats_total\",\"stores\":1,\"files\":3,"),
+  EXPECT_NE(json.str().find("{\"kind\":\"io_stats_total\",\"v\":1,\"stores\":1,\"files\":3,"),
             std::string::npos);
 }
 
@@ -409,7 +409,7 @@ TEST_F(IoStatsTest, LocateRowNamesTheRegionTheFilesTheBloomsAnswersAndTheBlocks)
     EXPECT_EQ(result.cells, cells);
     EXPECT_EQ(Read(Dump(*docs_, GetRow(row), {"m"})).result.stores[0].files_read, 1u);
     const std::string& o = out.str();
-    EXPECT_EQ(o.rfind("{\"kind\":\"locate_region\",\"path\":", 0), 0u) << o;
+    EXPECT_EQ(o.rfind("{\"kind\":\"locate_region\",\"v\":1,\"path\":", 0), 0u) << o;
     EXPECT_NE(o.find("\"region\":\"" + region + "\",\"row\":\"" + row +
                      "\",\"region_name\":\"docs,4,1000." + region +
                      ".\",\"start_key\":\"4\","

@@ -172,7 +172,7 @@ TEST(RegionSet, VerifyFindsStrayNamesKeyRangesAndHoles) {
   EXPECT_EQ(report.errors, 4u) << s;
   std::ostringstream json;
   PrintRegionVerifyReport(report, true, false, json);
-  EXPECT_TRUE(json.str().starts_with("{\"kind\":\"table\",\"path\":")) << json.str();
+  EXPECT_TRUE(json.str().starts_with("{\"kind\":\"table\",\"v\":1,\"path\":")) << json.str();
   EXPECT_NE(json.str().find("\"clean\":false,\"errors\":4"), std::string::npos);
 }
 

@@ -15,6 +15,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hfile/cell.h"
@@ -36,8 +37,71 @@ struct VerifyOptions {
 // writes that HBase's reader tolerates (e.g. a wrong informational trailer field).
 enum class Severity : uint8_t { kError, kWarning };
 
+// What a problem is about: one stable name per distinct check, for scripts (the JSON `code`;
+// hfile-verify(1) lists them with their meanings). The text (`what`) may change; a code does not.
+enum class ProblemCode : uint8_t {
+  // A block that cannot be read (data, index, meta or bloom block alike).
+  kIoError,              // the read itself failed (EIO, ...): not proof of damage
+  kBlockHeaderInvalid,   // no block magic, or header fields no writer produces
+  kBlockSizeInvalid,     // a size the header or index claims does not fit the file or the limits
+  kChecksumMismatch,     // the block's checksums do not match its bytes
+  kDecompressionFailed,  // the codec refused the body, or it decompressed to another size
+  // The walk over the blocks.
+  kPrevOffsetMismatch,         // prevBlockOffset does not name the previous block of its type
+  kBlockOverlapsLoadOnOpen,    // a block runs into the load-on-open section
+  kBlocksPastTrailer,          // the blocks do not end where the trailer starts
+  // The data index against the data blocks.
+  kDataBlockNotIndexed,        // a data block with no index entry
+  kIndexEntryMismatch,         // an index entry's offset or size is not the data block's
+  kIndexEntriesPastData,       // index entries beyond the last data block
+  kIndexKeyAfterFirstKey,      // an index key sorts after its block's first cell
+  kIndexKeyNotIncreasing,      // an index key does not sort after the previous block's last cell
+  kFirstIndexKeyMismatch,      // the first index key is not the file's first key
+  kIndexBlockWrongType,        // an index entry points at a block of another type
+  kIndexBlockInvalid,          // an index block's entries do not parse, or it has none
+  kIndexKeyParentMismatch,     // an index block's first key differs from its parent entry's
+  // Cells.
+  kCellUndecodable,       // a cell of a data block does not decode
+  kDataBlockEmpty,        // a data block with no cells
+  kCellKeyMalformed,      // a key whose lengths do not add up
+  kCellTypeUndefined,     // a type byte HBase does not define (KeyValue.Type.codeToType throws)
+  kCellOutOfOrder,        // a cell sorts before the one it follows
+  // The trailer and the file info against the cells.
+  kTrailerDataOffsetMismatch,   // first/last_data_block_offset is not where the data blocks are
+  kTrailerIndexSizeMismatch,    // uncompressed_data_index_size is not the index blocks' size
+  kTrailerUncompressedBytesMismatch,  // totalUncompressedBytes is not what HBase's writer counts
+  kEntryCountMismatch,          // the trailer's entry_count is not the number of cells
+  kLastKeyMismatch,             // LASTKEY is not the last cell's key
+  kAverageLengthMismatch,       // AVG_KEY_LEN / AVG_VALUE_LEN disagree with the cells
+  kTimeRangeMismatch,           // TIMERANGE does not decode or is not the cells' range
+  kMaxMemstoreTsMismatch,       // MAX_MEMSTORE_TS_KEY is not the cells' largest sequence id
+  kMaxTagsLenMismatch,          // MAX_TAGS_LEN is not the cells' longest tags
+  kEarliestPutTsMismatch,       // EARLIEST_PUT_TS is not the oldest Put's timestamp
+  kDeleteFamilyCountMismatch,   // DELETE_FAMILY_COUNT is not the number of family deletes
+  kTotalsUnchecked,             // data blocks could not be read: the totals were not checked
+  // Blooms.
+  kBloomMissing,              // BLOOM_FILTER_TYPE declares a bloom the file does not have
+  kBloomChunkWrongType,       // a bloom chunk index entry points at a block of another type
+  kBloomKeyCountMismatch,     // the bloom meta's key count is not the cells' distinct keys
+  kLastBloomKeyMismatch,      // LAST_BLOOM_KEY is not the cells' last bloom key
+  kBloomFalseNegative,        // the bloom misses a key the file holds
+  kBloomKeyBeforeFirstChunk,  // a key sorts before the first chunk: the bloom misses it
+  kBloomKeyAfterLast,         // a key sorts after LAST_BLOOM_KEY: the bloom misses it
+  // Meta blocks.
+  kMetaIndexDangling,         // a meta index entry points at no meta block
+  kMetaIndexSizeMismatch,     // a meta index entry's size is not its block's
+  kCount                      // not a code: the number of codes
+};
+std::string_view ProblemCodeName(ProblemCode code);  // "checksum-mismatch", ...
+
+// The code of a file that could not be opened at all ("" for OK): trailer-unreadable,
+// load-on-open-unreadable, unsupported, file-missing, io-error, open-failed. `path` is the
+// file, read again to tell a damaged trailer from damage behind it.
+std::string_view OpenErrorCode(const std::string& path, const Status& open_status);
+
 struct VerifyProblem {
   std::string what;
+  ProblemCode code = ProblemCode::kBlockHeaderInvalid;
   Severity severity = Severity::kError;
   int64_t offset = -1;     // file offset of the block concerned, -1 if none
   std::string block;       // block type name, empty if none
@@ -46,6 +110,7 @@ struct VerifyProblem {
 struct VerifyReport {
   std::string path;
   Status open_status;      // not OK: the file could not be opened at all
+  std::string open_error_code;  // OpenErrorCode of open_status ("" when it opened)
   std::vector<VerifyProblem> problems;
   uint64_t problem_count = 0;  // errors
   uint64_t warning_count = 0;

@@ -6,6 +6,7 @@
 #define REGION_DESCRIBE_H_
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@ struct LayoutProblem {
   std::string what;
   bool unreadable = false;  // the file could not be opened (not a finding about its bytes)
   std::string finding = {};  // a stable name for the kind of finding, when it has one
+  const char* code = "";     // its layout_code (region/layout_codes.h)
 };
 std::string_view LayoutSeverityName(LayoutProblem::Severity s);  // "error" "warning" "info"
 
@@ -70,8 +72,11 @@ struct DescribeOptions {
 // open, files it cannot read, compacted-away leftovers (a warning each), and, with
 // `check_family_bounds`, files whose first or last key is of another family than their dir
 // (an error; VerifyRegionSet reads every cell instead and passes false).
-RegionSetSummary SummarizeRegionSet(const RegionSet& set, const ReaderOptions& options = {},
-                                    bool check_family_bounds = true);
+// `on_file`, when set, is called after each store file with the count done and the total (for a
+// progress line: a table of many regions opens thousands of files).
+RegionSetSummary SummarizeRegionSet(
+    const RegionSet& set, const ReaderOptions& options = {}, bool check_family_bounds = true,
+    const std::function<void(uint64_t done, uint64_t total)>& on_file = {});
 
 // Prints the summary (text, or one JSON object).
 void DescribeRegionSet(const RegionSet& set, const RegionSetSummary& summary,

@@ -21,10 +21,10 @@ for path in sys.argv[1:]:
             if '"kind":"cell"' in line:
                 c = json.loads(line)
                 c["tags"], c["seqid"] = [], 0
-                for k in ("path", "table", "region"):  # where hfile-dump read it: not content
+                for k in ("path", "table", "region", "v"):  # where hfile-dump read it, schema: not content
                     c.pop(k, None)
                 cells.append(c)
 cells.sort(key=lambda c: (unbinary(c["row"]), unbinary(c["family"]), unbinary(c["qualifier"]),
-                          -c["timestamp"], -TYPES[c["type"]]))
+                          -int(c["timestamp"]), -TYPES[c["type"]]))
 for c in cells:
     print(json.dumps(c, separators=(",", ":"), ensure_ascii=False))

@@ -36,12 +36,18 @@ final class Json {
     return sb.append('"').toString();
   }
 
+  /** hfile-json(7)'s rule for integers: a number up to 2^53 - 1 in magnitude, else a string. */
+  static String num(long v) {
+    final long maxSafe = (1L << 53) - 1;
+    return v >= -maxSafe && v <= maxSafe ? Long.toString(v) : "\"" + v + "\"";
+  }
+
   static String cell(Cell c) {
     StringBuilder sb = new StringBuilder(128);
     sb.append("{\"kind\":\"cell\",\"row\":").append(bytes(CellUtil.cloneRow(c)));
     sb.append(",\"family\":").append(bytes(CellUtil.cloneFamily(c)));
     sb.append(",\"qualifier\":").append(bytes(CellUtil.cloneQualifier(c)));
-    sb.append(",\"timestamp\":").append(c.getTimestamp());
+    sb.append(",\"timestamp\":").append(num(c.getTimestamp()));
     sb.append(",\"type\":").append(str(KeyValue.Type.codeToType(c.getTypeByte()).name()));
     sb.append(",\"value\":").append(bytes(CellUtil.cloneValue(c)));
     sb.append(",\"tags\":[");
@@ -51,7 +57,7 @@ final class Json {
       sb.append(i == 0 ? "" : ",").append("{\"type\":").append(t.getType() & 0xFF);
       sb.append(",\"value\":").append(bytes(Tag.cloneValue(t))).append('}');
     }
-    sb.append("],\"seqid\":").append(c.getSequenceId()).append('}');
+    sb.append("],\"seqid\":").append(num(c.getSequenceId())).append('}');
     return sb.toString();
   }
 
