@@ -77,7 +77,7 @@ void PutCompressedInt(std::string* dst, uint32_t v) {
   dst->push_back(static_cast<char>(v));
 }
 
-bool GetCompressedInt(Slice* in, uint32_t* v) {
+bool GetCompressedIntSlow(Slice* in, uint32_t* v) {
   uint32_t result = 0;
   for (int shift = 0, i = 0; shift <= 28 && static_cast<size_t>(i) < in->size(); shift += 7, ++i) {
     uint32_t b = in->byte(i);
