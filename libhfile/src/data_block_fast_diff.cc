@@ -150,15 +150,18 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
       if (!DecodeDiffKeyHead(&in_, key_, family, klen, common, false, key, why)) return false;
       // Timestamp and type: the last 9 bytes, the timestamp's first ts_common from the previous
       // key.
+      // (All 8 previous bytes in one fixed-size copy, then the new ones over them: a copy of
+      // ts_common bytes compiles to a byte loop.)
       char* ts = key + klen - 9;
       const size_t ts_common = flag & kTimestampCommonMask;
-      memcpy(ts, key_.end() - 9, ts_common);
-      if (8 - ts_common > in_.size()) {
+      const size_t ts_new = 8 - ts_common;
+      if (ts_new > in_.size()) {
         *why = "truncated timestamp";
         return false;
       }
-      memcpy(ts + ts_common, in_.data(), 8 - ts_common);
-      in_.remove_prefix(8 - ts_common);
+      memcpy(ts, key_.end() - 9, 8);
+      for (size_t i = 0; i < ts_new; ++i) ts[ts_common + i] = in_.data()[i];
+      in_.remove_prefix(ts_new);
       uint8_t type;
       if (flag & kSameType) {
         type = KeyTypeByte(key_);
