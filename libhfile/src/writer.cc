@@ -123,10 +123,9 @@ bool Writer::Rep::ShouldFinishBlock() const {
 
 Status Writer::Rep::FinishDataBlock() {
   if (encoder->cell_count() == 0) return Status::OK();
-  body.clear();
-  encoder->Finish(&body);
+  const Slice block_body = encoder->FinishBlock(&body);
   WrittenBlock b;
-  HFILE_RETURN_IF_ERROR(blocks->Write(data_block_type, body, &b));
+  HFILE_RETURN_IF_ERROR(blocks->Write(data_block_type, block_body, &b));
   if (first_data_block_offset < 0) first_data_block_offset = static_cast<int64_t>(b.offset);
   last_data_block_offset = static_cast<int64_t>(b.offset);
   Slice prev(prev_block_last_key);
