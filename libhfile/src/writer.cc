@@ -231,7 +231,10 @@ Status Writer::Append(const Cell& cell) {
   bool duplicate = false;
   KeyField differs = KeyField::kRow;  // what changed since the previous cell
   if (r->entry_count > 0) {
-    const int c = CompareKeys(kind, r->last_key, cell.key, &differs);
+    // Both keys passed IsValidKey above (last_key when it was appended), so the checked compare.
+    const int c = kind == ComparatorKind::kRawBytes
+                      ? CompareKeys(kind, r->last_key, cell.key, &differs)
+                      : CompareCheckedKeys(kind, r->last_key, cell.key, &differs);
     if (c > 0) {
       return Status::InvalidArgument(fmt::format(
           "cell #{} out of order: key {} sorts before the previous key {}", r->entry_count,
