@@ -16,6 +16,7 @@
 
 #include <algorithm>
 
+#include "hfile/coding.h"
 #include "hfile/file_info.h"
 #include "hfile/trailer.h"
 #include "index_key.h"
@@ -193,8 +194,10 @@ void Writer::Rep::AddToBlooms(const Cell& cell, KeyField differs) {
 }
 
 void Writer::Rep::TrackTimestamps(const Cell& cell) {
-  const int64_t ts = cell.timestamp();
-  const uint8_t type = cell.type();
+  // The key passed IsValidKey in Append: its last 9 bytes are the timestamp and the type (read
+  // in place rather than through the out-of-line KeyTimestamp).
+  const int64_t ts = static_cast<int64_t>(DecodeFixed64BE(cell.key.end() - 9));
+  const uint8_t type = KeyTypeByte(cell.key);
   if (type == static_cast<uint8_t>(KeyType::kPut)) earliest_put_ts = std::min(earliest_put_ts, ts);
   // TimeRangeTracker.includeTimestamp(Cell): DeleteColumn / DeleteFamily also include 0.
   auto include = [this](int64_t t) {
