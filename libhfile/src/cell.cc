@@ -248,6 +248,12 @@ int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b, KeyField* f
   return CompareKeys(kind, a, b);
 }
 
+int CompareCheckedKeys(ComparatorKind kind, const Slice& a, const Slice& b,
+                       KeyField* first_difference) {
+  if (kind == ComparatorKind::kDefault) return CompareDefaultKeys(a, b, first_difference);
+  return CompareValidKeys(kind, a, b, first_difference);
+}
+
 int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b) {
   KeyField unused;
   if (kind == ComparatorKind::kDefault && IsValidKey(a) && IsValidKey(b)) {

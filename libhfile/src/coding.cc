@@ -18,9 +18,25 @@ void PutFixed64BE(std::string* dst, uint64_t v) {
   dst->append(buf, 8);
 }
 
+// EncodeVLong's bytes, with the payload written as one big-endian 8-byte store (shifted so that
+// its n bytes come first) rather than byte by byte: every cell of a PREFIX / DIFF / FAST_DIFF
+// block ends with its sequence id as a VLong.
 void PutVLong(std::string* dst, int64_t v) {
-  char buf[kMaxVLongSize];
-  dst->append(buf, static_cast<size_t>(EncodeVLong(buf, v)));
+  if (v >= -112 && v <= 127) {
+    dst->push_back(static_cast<char>(v));
+    return;
+  }
+  int len = -112;
+  uint64_t u = static_cast<uint64_t>(v);
+  if (v < 0) {
+    u = ~u;
+    len = -120;
+  }
+  const int n = 8 - __builtin_clzll(u) / 8;  // 1..8, u != 0 here
+  char buf[1 + 8];
+  buf[0] = static_cast<char>(len - n);
+  EncodeFixed64BE(buf + 1, u << (8 * (8 - n)));
+  dst->append(buf, static_cast<size_t>(1 + n));
 }
 
 int VLongSize(int64_t v) {
@@ -70,14 +86,21 @@ bool GetByteArray(Slice* in, Slice* bytes) {
 }
 
 void PutCompressedInt(std::string* dst, uint32_t v) {
+  if (v < 0x80) {  // the common case: lengths and prefixes of small cells
+    dst->push_back(static_cast<char>(v));
+    return;
+  }
+  char buf[5];
+  size_t n = 0;
   while (v >= 0x80) {
-    dst->push_back(static_cast<char>((v & 0x7F) | 0x80));
+    buf[n++] = static_cast<char>((v & 0x7F) | 0x80);
     v >>= 7;
   }
-  dst->push_back(static_cast<char>(v));
+  buf[n++] = static_cast<char>(v);
+  dst->append(buf, n);
 }
 
-bool GetCompressedInt(Slice* in, uint32_t* v) {
+bool GetCompressedIntSlow(Slice* in, uint32_t* v) {
   uint32_t result = 0;
   for (int shift = 0, i = 0; shift <= 28 && static_cast<size_t>(i) < in->size(); shift += 7, ++i) {
     uint32_t b = in->byte(i);

@@ -67,6 +67,14 @@ class DataBlockEncoder {
   virtual size_t cell_count() const = 0;
   // Appends the finished body (for encoded blocks starting with the 2-byte id) to *body.
   virtual void Finish(std::string* body) = 0;
+  // The finished body as a view, valid until the next Reset or Add; `scratch` may hold it. The
+  // default is Finish into the cleared scratch; NONE returns its own buffer, which keeps its
+  // size across blocks so that it is zero-filled once per file, not once per block.
+  virtual Slice FinishBlock(std::string* scratch) {
+    scratch->clear();
+    Finish(scratch);
+    return Slice(*scratch);
+  }
 };
 
 // nullptr for PREFIX_TREE (and ids the format does not define).

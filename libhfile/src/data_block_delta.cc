@@ -1,6 +1,7 @@
 #include "data_block_delta.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -42,7 +43,7 @@ void EncodeDiffKeyHead(const Slice& key, size_t common, std::string* dst) {
 }
 
 bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, uint32_t klen,
-                       uint32_t common, bool first, std::string* key, const char** why) {
+                       uint32_t common, bool first, char* key, const char** why) {
   if (klen < kKeyInfrastructureSize) {
     *why = "key length < 12";
     return false;
@@ -51,21 +52,26 @@ bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, ui
     *why = "first cell of the block has a common prefix";
     return false;
   }
+  // Each piece is checked against the input before it is copied and consumed as it is copied,
+  // so that a corruption names the offset where the piece that is missing would start.
+  size_t pos = 0;
   auto read = [&](size_t n) {
     if (n > in->size()) return false;
-    key->append(in->data(), n);
+    memcpy(key + pos, in->data(), n);
+    pos += n;
     in->remove_prefix(n);
     return true;
   };
   const size_t prev_row_end = first ? 0 : 2 + KeyRowLength(prev_key);
   if (first || common < prev_row_end) {
-    key->assign(prev_key.data(), common);
+    if (common > 0) memcpy(key, prev_key.data(), common);
+    pos = common;
     if (common < 2 && !read(2 - common)) {
       *why = "truncated row length";
       return false;
     }
-    const size_t row_end = 2 + KeyRowLength(Slice(*key));
-    if (!read(row_end - key->size())) {
+    const size_t row_end = 2 + size_t{DecodeFixed16BE(key)};
+    if (row_end - pos > in->size()) {
       *why = "truncated row";
       return false;
     }
@@ -73,8 +79,10 @@ bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, ui
       *why = "key length too small for its row and family";
       return false;
     }
-    key->append(family.data(), family.size());
-    if (!read(klen - 9 - key->size())) {
+    read(row_end - pos);
+    memcpy(key + pos, family.data(), family.size());
+    pos += family.size();
+    if (!read(klen - 9 - pos)) {
       *why = "truncated qualifier";
       return false;
     }
@@ -87,7 +95,8 @@ bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, ui
       *why = "common prefix longer than the key";
       return false;
     }
-    key->assign(prev_key.data(), common);
+    memcpy(key, prev_key.data(), common);
+    pos = common;
     if (!read(klen - 9 - common)) {
       *why = "truncated qualifier";
       return false;

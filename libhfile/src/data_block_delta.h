@@ -24,6 +24,7 @@
 #ifndef HFILE_SRC_DATA_BLOCK_DELTA_H_
 #define HFILE_SRC_DATA_BLOCK_DELTA_H_
 
+#include <algorithm>
 #include <string>
 
 #include "data_block_internal.h"
@@ -111,9 +112,32 @@ class DeltaBlockDecoder : public DataBlockDecoder {
 // field with its length byte. If the row differs (common < 2 + prevRowLength, or first cell) the
 // input holds the rest of the row-length field, the rest of the row and the full qualifier
 // (family omitted); otherwise the qualifier bytes after the common prefix. Writes the
-// klen - 9 leading key bytes to *key. On malformed input sets *why and returns false.
+// klen - 9 leading key bytes to key[0, klen - 9) (room for klen bytes; not `prev_key`'s bytes).
+// On malformed input sets *why and returns false.
 bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, uint32_t klen,
-                       uint32_t common, bool first, std::string* key, const char** why);
+                       uint32_t common, bool first, char* key, const char** why);
+
+// The two key buffers of a DIFF / FAST_DIFF decoder: the current key stays readable (a later key
+// is built from its prefix, and the cell handed out last points at it) while the next one is
+// written into the other buffer with plain copies at known offsets. The buffers only grow.
+class KeyBuffers {
+ public:
+  // Room for a key of klen bytes in the buffer that is not current.
+  char* Build(uint32_t klen) {
+    std::string& b = bufs_[1 - cur_];
+    if (b.size() < klen) b.resize(std::max<size_t>(klen, 2 * b.size()));
+    return b.data();
+  }
+  // The key just built becomes the current one.
+  Slice Swap(uint32_t klen) {
+    cur_ = 1 - cur_;
+    return Slice(bufs_[cur_].data(), klen);
+  }
+
+ private:
+  std::string bufs_[2];
+  int cur_ = 0;
+};
 // The encoder side: appends the row/qualifier bytes DecodeDiffKeyHead expects.
 void EncodeDiffKeyHead(const Slice& key, size_t common, std::string* dst);
 

@@ -140,7 +140,7 @@ class DiffDecoder final : public DeltaBlockDecoder {
       *why = "bad key/value/common lengths";
       return false;
     }
-    std::string* key = &bufs_[1 - cur_];
+    char* key = keys_.Build(klen);
     if (!DecodeDiffKeyHead(&in_, key_, Slice(family_), klen, common, first, key, why)) {
       return false;
     }
@@ -154,7 +154,7 @@ class DiffDecoder final : public DeltaBlockDecoder {
     in_.remove_prefix(n);
     if (flag & kTimestampSign) v = 0 - v;
     if (flag & kTimestampIsDiff) v = static_cast<uint64_t>(KeyTimestamp(key_)) - v;
-    PutFixed64BE(key, v);
+    EncodeFixed64BE(key + klen - 9, v);
     uint8_t type;
     if (flag & kSameType) {
       type = KeyTypeByte(key_);
@@ -162,22 +162,20 @@ class DiffDecoder final : public DeltaBlockDecoder {
       *why = "truncated type";
       return false;
     }
-    PutFixed8(key, type);
+    key[klen - 1] = static_cast<char>(type);
     if (vlen > in_.size()) {
       *why = "truncated value";
       return false;
     }
     value_ = Slice(in_.data(), vlen);
     in_.remove_prefix(vlen);
-    cur_ = 1 - cur_;
-    key_ = Slice(bufs_[cur_]);
+    key_ = keys_.Swap(klen);
     return true;
   }
 
  private:
   std::string family_;  // length byte + family, from the block start
-  std::string bufs_[2];  // the current key and the one being built, alternately
-  int cur_ = 0;
+  KeyBuffers keys_;
 };
 
 }  // namespace

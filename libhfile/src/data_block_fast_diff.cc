@@ -26,6 +26,8 @@
 //    byte.
 //  * SAME_VALUE is set whenever the value bytes equal the previous cell's, independently of
 //    SAME_TYPE; the decoded value is then the previous value.
+#include <cstring>
+
 #include "hfile/coding.h"
 #include "data_block_delta.h"
 
@@ -120,7 +122,6 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
       *why = "bad key/value/common lengths";
       return false;
     }
-    std::string* key = &bufs_[1 - cur_];
     if (first) {
       if (common != 0) {
         *why = "first cell of the block has a common prefix";
@@ -130,26 +131,37 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
         *why = "key length < 12";
         return false;
       }
-      key->clear();
-      if (!Read(klen, key)) {
+      if (klen > in_.size()) {
         *why = "truncated key";
         return false;
       }
+      char* key = keys_.Build(klen);
+      memcpy(key, in_.data(), klen);
+      in_.remove_prefix(klen);
       // The family of every later cell comes from here: check the key before relying on it.
-      if (!IsValidKey(Slice(*key))) {
+      if (!IsValidKey(Slice(key, klen))) {
         *why = "row/family lengths inconsistent with the key length";
         return false;
       }
     } else {
       const size_t family_at = 2 + KeyRowLength(key_);
       const Slice family(key_.data() + family_at, 1 + key_.byte(family_at));
+      char* key = keys_.Build(klen);
       if (!DecodeDiffKeyHead(&in_, key_, family, klen, common, false, key, why)) return false;
+      // Timestamp and type: the last 9 bytes, the timestamp's first ts_common from the previous
+      // key.
+      // (All 8 previous bytes in one fixed-size copy, then the new ones over them: a copy of
+      // ts_common bytes compiles to a byte loop.)
+      char* ts = key + klen - 9;
       const size_t ts_common = flag & kTimestampCommonMask;
-      key->append(key_.end() - 9, ts_common);
-      if (!Read(8 - ts_common, key)) {
+      const size_t ts_new = 8 - ts_common;
+      if (ts_new > in_.size()) {
         *why = "truncated timestamp";
         return false;
       }
+      memcpy(ts, key_.end() - 9, 8);
+      for (size_t i = 0; i < ts_new; ++i) ts[ts_common + i] = in_.data()[i];
+      in_.remove_prefix(ts_new);
       uint8_t type;
       if (flag & kSameType) {
         type = KeyTypeByte(key_);
@@ -157,7 +169,7 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
         *why = "truncated type";
         return false;
       }
-      PutFixed8(key, type);
+      ts[8] = static_cast<char>(type);
     }
     if (flag & kSameValue) {
       if (vlen != value_.size()) {
@@ -173,14 +185,12 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
       value_ = Slice(in_.data(), vlen);
       in_.remove_prefix(vlen);
     }
-    cur_ = 1 - cur_;
-    key_ = Slice(bufs_[cur_]);
+    key_ = keys_.Swap(klen);
     return true;
   }
 
  private:
-  std::string bufs_[2];  // the current key and the one being built, alternately
-  int cur_ = 0;
+  KeyBuffers keys_;
 };
 
 }  // namespace

@@ -38,6 +38,7 @@ class NoneEncoder final : public DataBlockEncoder {
     }
     data_.clear();  // used_ still tells the block's size until Reset
   }
+  Slice FinishBlock(std::string* /*scratch*/) override { return Slice(data_.data(), used_); }
 
  private:
   const CellFormat format_;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 
+#include "hfile/coding.h"
 #include "hfile/file_info.h"
 #include "hfile/trailer.h"
 #include "index_key.h"
@@ -123,10 +124,9 @@ bool Writer::Rep::ShouldFinishBlock() const {
 
 Status Writer::Rep::FinishDataBlock() {
   if (encoder->cell_count() == 0) return Status::OK();
-  body.clear();
-  encoder->Finish(&body);
+  const Slice block_body = encoder->FinishBlock(&body);
   WrittenBlock b;
-  HFILE_RETURN_IF_ERROR(blocks->Write(data_block_type, body, &b));
+  HFILE_RETURN_IF_ERROR(blocks->Write(data_block_type, block_body, &b));
   if (first_data_block_offset < 0) first_data_block_offset = static_cast<int64_t>(b.offset);
   last_data_block_offset = static_cast<int64_t>(b.offset);
   Slice prev(prev_block_last_key);
@@ -194,8 +194,10 @@ void Writer::Rep::AddToBlooms(const Cell& cell, KeyField differs) {
 }
 
 void Writer::Rep::TrackTimestamps(const Cell& cell) {
-  const int64_t ts = cell.timestamp();
-  const uint8_t type = cell.type();
+  // The key passed IsValidKey in Append: its last 9 bytes are the timestamp and the type (read
+  // in place rather than through the out-of-line KeyTimestamp).
+  const int64_t ts = static_cast<int64_t>(DecodeFixed64BE(cell.key.end() - 9));
+  const uint8_t type = KeyTypeByte(cell.key);
   if (type == static_cast<uint8_t>(KeyType::kPut)) earliest_put_ts = std::min(earliest_put_ts, ts);
   // TimeRangeTracker.includeTimestamp(Cell): DeleteColumn / DeleteFamily also include 0.
   auto include = [this](int64_t t) {
@@ -232,7 +234,10 @@ Status Writer::Append(const Cell& cell) {
   bool duplicate = false;
   KeyField differs = KeyField::kRow;  // what changed since the previous cell
   if (r->entry_count > 0) {
-    const int c = CompareKeys(kind, r->last_key, cell.key, &differs);
+    // Both keys passed IsValidKey above (last_key when it was appended), so the checked compare.
+    const int c = kind == ComparatorKind::kRawBytes
+                      ? CompareKeys(kind, r->last_key, cell.key, &differs)
+                      : CompareCheckedKeys(kind, r->last_key, cell.key, &differs);
     if (c > 0) {
       return Status::InvalidArgument(fmt::format(
           "cell #{} out of order: key {} sorts before the previous key {}", r->entry_count,

@@ -11,7 +11,8 @@ ColumnTracker::Result ColumnTracker::CheckVersions(const Cell& cell) {
   }
   // A new column (the first of the row, or a later one).
   has_column_ = true;
-  qualifier_ = cell.qualifier().ToString();
+  const Slice q = cell.qualifier();
+  qualifier_.assign(q.data(), q.size());  // reuses the buffer: no allocation per column
   count_ = 0;
   has_last_ = false;
   return CheckVersion(type, ts);

@@ -109,8 +109,9 @@ class CompactionIterator : public CellIterator {
       ++stats_->input_cells;
       if (!has_row_ || c.row() != Slice(row_) || c.family() != Slice(family_)) {
         has_row_ = true;
-        row_ = c.row().ToString();
-        family_ = c.family().ToString();
+        // assign, not ToString(): the buffers keep their capacity (no allocation per row).
+        row_.assign(c.row().data(), c.row().size());
+        family_.assign(c.family().data(), c.family().size());
         deletes_.Reset();
         columns_.Reset();
         skipping_column_ = false;
@@ -138,7 +139,7 @@ class CompactionIterator : public CellIterator {
       ++*reason;
       if (v == Verdict::kSkipColumn && !c.qualifier().empty()) {
         skipping_column_ = true;
-        skip_qualifier_ = c.qualifier().ToString();
+        skip_qualifier_.assign(c.qualifier().data(), c.qualifier().size());
         skip_reason_ = reason;
       }
     }

@@ -31,7 +31,8 @@ void DeleteTracker::Add(const Cell& cell) {
   if (has_column_delete_ && type < column_type_ && cell.qualifier() == Slice(column_qualifier_))
     return;
   has_column_delete_ = true;
-  column_qualifier_ = cell.qualifier().ToString();
+  const Slice q = cell.qualifier();
+  column_qualifier_.assign(q.data(), q.size());
   column_type_ = type;
   column_ts_ = ts;
 }

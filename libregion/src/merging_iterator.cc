@@ -21,7 +21,10 @@ namespace {
 class MergingIterator : public CellIterator {
  public:
   MergingIterator(std::vector<std::unique_ptr<CellIterator>> inputs, ComparatorKind kind)
-      : inputs_(std::move(inputs)), kind_(kind), current_(inputs_.size(), nullptr) {}
+      : inputs_(std::move(inputs)),
+        kind_(kind),
+        current_(inputs_.size(), nullptr),
+        checked_(inputs_.size(), 0) {}
 
   bool Valid() const override { return status_.ok() && !heap_.empty(); }
   void SeekToFirst() override {
@@ -49,7 +52,17 @@ class MergingIterator : public CellIterator {
  private:
   // Whether input a's cell comes before input b's.
   bool Before(size_t a, size_t b) const {
-    return CompareForMerge(kind_, *current_[a], a, *current_[b], b) < 0;
+    if (!(checked_[a] & checked_[b])) {
+      return CompareForMerge(kind_, *current_[a], a, *current_[b], b) < 0;
+    }
+    // CompareForMerge with keys checked once when they were loaded.
+    const Cell& ca = *current_[a];
+    const Cell& cb = *current_[b];
+    KeyField unused;
+    const int r = CompareCheckedKeys(kind_, ca.key, cb.key, &unused);
+    if (r != 0) return r < 0;
+    if (ca.sequence_id != cb.sequence_id) return ca.sequence_id > cb.sequence_id;
+    return a > b;
   }
 
   // Caches input i's current cell (valid until that input moves); false when it is exhausted
@@ -57,6 +70,7 @@ class MergingIterator : public CellIterator {
   bool Load(size_t i) {
     if (inputs_[i]->Valid()) {
       current_[i] = &inputs_[i]->cell();
+      checked_[i] = kind_ != ComparatorKind::kRawBytes && IsValidKey(current_[i]->key);
       return true;
     }
     if (!inputs_[i]->status().ok() && status_.ok()) status_ = inputs_[i]->status();
@@ -89,6 +103,7 @@ class MergingIterator : public CellIterator {
   std::vector<std::unique_ptr<CellIterator>> inputs_;
   ComparatorKind kind_;
   std::vector<const Cell*> current_;  // per input: its current cell while it is in the heap
+  std::vector<uint8_t> checked_;      // per input: its current key passed IsValidKey
   std::vector<size_t> heap_;
   Status status_;
 };

@@ -92,6 +92,13 @@ TEST(CompareKeys, MatchesFieldByFieldReference) {
     ASSERT_EQ(Sign(CompareKeys(ComparatorKind::kDefault, ka, kb, &got_field)), want);
     ASSERT_EQ(got_field, want_field) << "case " << i;
     ASSERT_EQ(Sign(CompareKeys(ComparatorKind::kDefault, kb, ka)), -want);
+    // The checked compare (writer, merge) is the same order and field, default and meta.
+    ASSERT_EQ(Sign(CompareCheckedKeys(ComparatorKind::kDefault, ka, kb, &got_field)), want);
+    ASSERT_EQ(got_field, want_field) << "case " << i;
+    KeyField meta_field, checked_meta_field;
+    ASSERT_EQ(Sign(CompareCheckedKeys(ComparatorKind::kMeta, ka, kb, &checked_meta_field)),
+              Sign(CompareKeys(ComparatorKind::kMeta, ka, kb, &meta_field)));
+    ASSERT_EQ(checked_meta_field, meta_field);
   }
 }
 
@@ -127,6 +134,18 @@ TEST(CompareKeys, MalformedAndRawKeysOrderAsBytes) {
             Bytes(bad, good));
   EXPECT_EQ(field, KeyField::kRow);
   EXPECT_EQ(Sign(CompareKeys(ComparatorKind::kRawBytes, good, bad)), Bytes(good, bad));
+}
+
+TEST(Slice, CommonPrefixLengthMatchesAByteLoop) {
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 100000; ++i) {
+    const size_t n = rng() % 41;
+    std::string a = RandomBytes(rng, n), b = a;
+    if (n > 0 && rng() % 4 != 0) b[rng() % n] ^= static_cast<char>(1 + rng() % 255);
+    size_t want = 0;
+    while (want < n && a[want] == b[want]) ++want;
+    ASSERT_EQ(CommonPrefixLength(a.data(), b.data(), n), want) << "n " << n;
+  }
 }
 
 TEST(Slice, CompareIsUnsignedLexicographic) {

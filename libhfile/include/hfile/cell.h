@@ -97,6 +97,11 @@ enum class KeyField : uint8_t { kRow, kFamily, kQualifier, kTimestamp, kType, kN
 // differs in its family), so that a caller walking sorted cells learns "same row" or "same
 // column" from the one comparison. Keys that are not both full KeyValue keys report kRow.
 int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b, KeyField* first_difference);
+// The same order for keys the caller has already checked once each: REQUIRES IsValidKey(a),
+// IsValidKey(b) and kind != kRawBytes. Leaves out the two IsValidKey calls CompareKeys makes on
+// every comparison (the writer checks each appended key once; the merge each input cell once).
+int CompareCheckedKeys(ComparatorKind kind, const Slice& a, const Slice& b,
+                       KeyField* first_difference);
 // Row order only.
 int CompareRows(ComparatorKind kind, const Slice& a, const Slice& b);
 

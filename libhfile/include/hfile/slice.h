@@ -82,6 +82,13 @@ inline size_t CommonPrefixLength(const char* a, const char* b, size_t n) {
     std::memcpy(&y, b + i, 8);
     if (x != y) return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;  // little-endian
   }
+  if (i < n && n >= 8) {
+    // The last 1..7 bytes with one load of the final 8 (the bytes before i are equal).
+    unsigned long long x, y;
+    std::memcpy(&x, a + n - 8, 8);
+    std::memcpy(&y, b + n - 8, 8);
+    return x == y ? n : n - 8 + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;
+  }
   while (i < n && a[i] == b[i]) ++i;
   return i;
 }
