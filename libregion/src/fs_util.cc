@@ -117,10 +117,19 @@ Status SyncDir(const std::string& dir) {
   return Status::OK();
 }
 
-std::string ParentDir(const std::string& path) {
+namespace {
+
+// `path` lexically normalized, without trailing slashes ("a/b/" and "a/./b" are "a/b").
+std::string Normalized(const std::string& path) {
   std::string norm = std::filesystem::path(path).lexically_normal().string();
   while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
-  std::string p = std::filesystem::path(norm).parent_path().string();
+  return norm;
+}
+
+}  // namespace
+
+std::string ParentDir(const std::string& path) {
+  std::string p = std::filesystem::path(Normalized(path)).parent_path().string();
   return p.empty() ? "." : p;
 }
 
@@ -128,8 +137,7 @@ Status CreateDirDurably(const std::string& dir,
                         const std::function<void(const std::string&)>& on_created,
                         bool* created) {
   if (created) *created = false;
-  std::string norm = std::filesystem::path(dir).lexically_normal().string();
-  while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
+  const std::string norm = Normalized(dir);
   if (IsDirectory(norm)) return Status::OK();
   if (PathExists(norm)) return Status::IOError(norm, "exists and is not a directory");
   const std::string parent = ParentDir(norm);
