@@ -31,16 +31,17 @@ if command -v java >/dev/null && command -v mvn >/dev/null; then
   missing=("${missing[@]/default-jdk-headless}"); missing=("${missing[@]/maven}")
 fi
 missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
+SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
+updated=0  # one apt-get update per run (a clean CI machine needs both installs below)
 if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}" >&2
-  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
   $SUDO apt-get update -qq
+  updated=1
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 if ((browser)) && ! command -v chromium >/dev/null; then
   echo "install-deps: installing chromium (for the hfile-advise --html render test)" >&2
-  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
-  { $SUDO apt-get update -qq &&
+  { { ((updated)) || $SUDO apt-get update -qq; } &&
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
       chromium fonts-liberation >/dev/null; } || echo "install-deps: chromium not installed; advise_html_render will skip" >&2
 fi

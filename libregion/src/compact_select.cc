@@ -18,6 +18,8 @@
 
 #include "region/compact.h"
 
+#include "java_order.h"
+
 namespace hfile::region {
 
 void SortBySequenceId(std::vector<CandidateFile>* files) {
@@ -106,23 +108,17 @@ std::vector<size_t> SelectMinorCompaction(const std::vector<CandidateFile>& file
 }
 
 std::vector<std::string> JavaHashSetOrder(const std::vector<std::string>& names) {
-  // java.util.HashMap: table of 16 buckets doubled when size exceeds 0.75 * capacity; bucket =
-  // (h ^ (h >>> 16)) & (n - 1) with h = String.hashCode(); a bucket keeps insertion order
-  // (resizes split buckets stably). Names are ASCII, so UTF-16 units are the bytes.
+  // java.util.HashSet filled by add(): a table of 16 buckets, doubled when the size exceeds
+  // 0.75 * capacity; keys hashed with String.hashCode() (the names are ASCII).
   std::vector<std::string> unique;
   for (const auto& n : names)
     if (std::find(unique.begin(), unique.end(), n) == unique.end()) unique.push_back(n);
   uint32_t capacity = 16;
   while (unique.size() > capacity * 3 / 4) capacity *= 2;
-  auto bucket = [capacity](const std::string& s) {
-    uint32_t h = 0;
-    for (unsigned char ch : s) h = 31 * h + ch;
-    return (h ^ (h >> 16)) & (capacity - 1);
-  };
-  std::stable_sort(unique.begin(), unique.end(), [&](const std::string& a, const std::string& b) {
-    return bucket(a) < bucket(b);
-  });
-  return unique;
+  std::vector<std::string> out;
+  out.reserve(unique.size());
+  for (size_t i : JavaBucketOrder(unique, JavaKey::kString, capacity)) out.push_back(unique[i]);
+  return out;
 }
 
 }  // namespace hfile::region

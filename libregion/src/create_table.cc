@@ -26,18 +26,6 @@ void Check(const CreateTableOptions& o, const std::string& step) {
   if (o.checkpoint) o.checkpoint(step);
 }
 
-// Creates `dir` and missing parents, fsyncing each new level's parent.
-Status MakeDirDurably(const std::string& dir) {
-  fs::path p = fs::path(dir).lexically_normal();
-  if (IsDirectory(p.string())) return Status::OK();
-  if (p.has_parent_path() && p.parent_path() != p)
-    HFILE_RETURN_IF_ERROR(MakeDirDurably(p.parent_path().string()));
-  std::error_code ec;
-  fs::create_directory(p, ec);
-  if (ec) return Status::IOError("cannot create " + p.string(), ec.message());
-  return SyncDir(p.has_parent_path() ? p.parent_path().string() : ".");
-}
-
 enum class RootState : uint8_t { kMissing, kEmpty, kHBase };
 
 // What the root dir is: an HBase root (data/ or hbase.version), empty, or missing; anything
@@ -74,9 +62,9 @@ Result<RootState> InspectRoot(const std::string& root) {
 // MasterFileSystem.checkRootDir on a fresh root: the version file, written as FSUtils.setVersion
 // does (in .tmp/, then renamed). hbase.id and hbase:meta are the master's to create.
 Status InitialiseRoot(const std::string& root) {
-  HFILE_RETURN_IF_ERROR(MakeDirDurably(root));
+  HFILE_RETURN_IF_ERROR(CreateDirDurably(root));
   const std::string tmp = JoinPath(root, ".tmp");
-  HFILE_RETURN_IF_ERROR(MakeDirDurably(tmp));
+  HFILE_RETURN_IF_ERROR(CreateDirDurably(tmp));
   const std::string staged = JoinPath(tmp, kVersionFile);
   HFILE_RETURN_IF_ERROR(WriteFileDurably(staged, HBaseVersionFileBytes()));
   HFILE_RETURN_IF_ERROR(RenameFile(staged, JoinPath(root, kVersionFile)));
@@ -181,7 +169,7 @@ Result<CreateTableResult> CreateTable(const CreateTableOptions& o) {
   }
   // The default namespace's dir, as the master makes it at its first start; another namespace's
   // only when asked (its hbase:meta row is the operator's create_namespace).
-  if (is_default || r.namespace_created) HFILE_RETURN_IF_ERROR(MakeDirDurably(ns_dir));
+  if (is_default || r.namespace_created) HFILE_RETURN_IF_ERROR(CreateDirDurably(ns_dir));
 
   DirLock lock;
   HFILE_RETURN_IF_ERROR(lock.Acquire(ns_dir));
@@ -217,7 +205,7 @@ Result<CreateTableResult> CreateTable(const CreateTableOptions& o) {
   const std::string staged = JoinPath(ns_dir, staged_rel);
   SchemaWriteOptions so;
   so.checkpoint = o.checkpoint;
-  if (Status s = MakeDirDurably(staged); !s.ok()) return rollback(s);
+  if (Status s = CreateDirDurably(staged); !s.ok()) return rollback(s);
   auto desc_path = WriteTableDescriptor(staged, r.descriptor, so);
   if (!desc_path.ok()) return rollback(desc_path.status());
   r.descriptor_file = fs::path(*desc_path).filename().string();

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -113,6 +114,41 @@ Status SyncDir(const std::string& dir) {
     return s;
   }
   ::close(fd);
+  return Status::OK();
+}
+
+namespace {
+
+// `path` lexically normalized, without trailing slashes ("a/b/" and "a/./b" are "a/b").
+std::string Normalized(const std::string& path) {
+  std::string norm = std::filesystem::path(path).lexically_normal().string();
+  while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
+  return norm;
+}
+
+}  // namespace
+
+std::string ParentDir(const std::string& path) {
+  std::string p = std::filesystem::path(Normalized(path)).parent_path().string();
+  return p.empty() ? "." : p;
+}
+
+Status CreateDirDurably(const std::string& dir,
+                        const std::function<void(const std::string&)>& on_created,
+                        bool* created) {
+  if (created) *created = false;
+  const std::string norm = Normalized(dir);
+  if (IsDirectory(norm)) return Status::OK();
+  if (PathExists(norm)) return Status::IOError(norm, "exists and is not a directory");
+  const std::string parent = ParentDir(norm);
+  if (parent != norm) HFILE_RETURN_IF_ERROR(CreateDirDurably(parent, on_created));
+  if (::mkdir(norm.c_str(), 0755) != 0) {
+    if (errno == EEXIST && IsDirectory(norm)) return Status::OK();
+    return ErrnoStatus("cannot create directory", norm);
+  }
+  HFILE_RETURN_IF_ERROR(SyncDir(parent));
+  if (created) *created = true;
+  if (on_created) on_created(norm);
   return Status::OK();
 }
 

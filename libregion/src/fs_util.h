@@ -5,6 +5,7 @@
 #define REGION_SRC_FS_UTIL_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,16 @@ Status WriteFileDurably(const std::string& path, const std::string& data);
 Status RenameFile(const std::string& from, const std::string& to);
 // fsync(2) of a directory, so that entries created, renamed or removed in it survive a crash.
 Status SyncDir(const std::string& dir);
+// The parent of `path` once normalized (trailing slashes dropped); "." for a bare name.
+std::string ParentDir(const std::string& path);
+// Creates `dir` and any missing parents; every created level's parent is fsynced so the new
+// entry survives a crash (a file later fsynced inside an unsynced new dir could be lost with it).
+// on_created (optional) is called with each level created, outermost first, after its parent's
+// fsync (the schema writer's crash checkpoints); *created (optional) tells whether `dir` itself
+// was new. IOError if `dir` or a parent exists and is not a directory.
+Status CreateDirDurably(const std::string& dir,
+                        const std::function<void(const std::string&)>& on_created = nullptr,
+                        bool* created = nullptr);
 
 // Where a store file that leaves a family dir goes: archive (with HBase's rename of an already
 // archived name to "<name>.<millis>", HFileArchiver.resolveAndArchiveFile) or unlink. Both fsync

@@ -22,6 +22,11 @@ std::vector<size_t> JavaHashMapOrder(const std::vector<std::string>& keys, JavaK
   const auto wanted = static_cast<uint32_t>(ft);
   uint32_t capacity = 1;
   while (capacity < wanted) capacity <<= 1;
+  return JavaBucketOrder(keys, kind, capacity);
+}
+
+std::vector<size_t> JavaBucketOrder(const std::vector<std::string>& keys, JavaKey kind,
+                                    uint32_t capacity) {
   std::vector<uint32_t> bucket(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
     const auto h = static_cast<uint32_t>(JavaHashCode(keys[i], kind));

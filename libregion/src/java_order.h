@@ -23,6 +23,12 @@ int32_t JavaHashCode(std::string_view key, JavaKey kind);
 // Returns indexes into `keys`.
 std::vector<size_t> JavaHashMapOrder(const std::vector<std::string>& keys, JavaKey kind);
 
+// The iteration order of a java.util.HashMap (or HashSet) of `keys` (distinct, in insertion
+// order) whose table has `capacity` buckets (a power of two): by bucket, insertion order within
+// one (a resize splits buckets stably, so the order only depends on the final capacity).
+std::vector<size_t> JavaBucketOrder(const std::vector<std::string>& keys, JavaKey kind,
+                                    uint32_t capacity);
+
 }  // namespace hfile::region
 
 #endif  // REGION_SRC_JAVA_ORDER_H_

@@ -42,33 +42,11 @@ void Checkpoint(const SchemaWriteOptions& o, const std::string& step) {
   if (o.checkpoint) o.checkpoint(step);
 }
 
-std::string Parent(const std::string& path) {
-  std::string norm = fs::path(path).lexically_normal().string();
-  while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
-  std::string p = fs::path(norm).parent_path().string();
-  return p.empty() ? "." : p;
-}
-
-// Creates `dir` and any missing parents; every created level's parent is fsynced so the new
-// entry survives a crash (a file later fsynced inside an unsynced new dir could be lost with it).
-// *created (optional) tells whether `dir` itself was new.
+// Every new directory is a checkpoint ("mkdir <dir>").
 Status CreateDirDurably(const std::string& dir, const SchemaWriteOptions& o,
                         bool* created = nullptr) {
-  if (created) *created = false;
-  std::string norm = fs::path(dir).lexically_normal().string();
-  while (norm.size() > 1 && norm.back() == '/') norm.pop_back();
-  if (IsDirectory(norm)) return Status::OK();
-  if (PathExists(norm)) return Status::IOError(norm, "exists and is not a directory");
-  const std::string parent = Parent(norm);
-  if (parent != norm) HFILE_RETURN_IF_ERROR(CreateDirDurably(parent, o));
-  if (::mkdir(norm.c_str(), 0755) != 0) {
-    if (errno == EEXIST && IsDirectory(norm)) return Status::OK();
-    return ErrnoStatus("cannot create directory", norm);
-  }
-  HFILE_RETURN_IF_ERROR(SyncDir(parent));
-  if (created) *created = true;
-  Checkpoint(o, "mkdir " + norm);
-  return Status::OK();
+  return region::CreateDirDurably(
+      dir, [&o](const std::string& made) { Checkpoint(o, "mkdir " + made); }, created);
 }
 
 // Renames without replacing an existing `to` (renameat2 RENAME_NOREPLACE; where the filesystem
@@ -93,7 +71,7 @@ Status RemoveDirIfEmpty(const std::string& dir, const SchemaWriteOptions& o, con
     if (errno == ENOENT || errno == ENOTEMPTY || errno == EEXIST) return Status::OK();
     return ErrnoStatus("cannot remove directory", dir);
   }
-  HFILE_RETURN_IF_ERROR(SyncDir(Parent(dir)));
+  HFILE_RETURN_IF_ERROR(SyncDir(ParentDir(dir)));
   Checkpoint(o, step);
   return Status::OK();
 }
@@ -192,7 +170,7 @@ Status DisposeFamilyDir(const std::string& family_dir, const std::string& archiv
   HFILE_RETURN_IF_ERROR(ArchiveTree(family_dir, archive_dir, remove, now_ms, o));
   if (::rmdir(family_dir.c_str()) != 0 && errno != ENOENT)
     return ErrnoStatus("cannot remove directory", family_dir);
-  HFILE_RETURN_IF_ERROR(SyncDir(Parent(family_dir)));
+  HFILE_RETURN_IF_ERROR(SyncDir(ParentDir(family_dir)));
   Checkpoint(o, "dir-removed");
   return Status::OK();
 }
@@ -204,7 +182,7 @@ Result<TableDescriptorFile> NextTableDescriptorFile(const std::string& table_dir
                                                     const SchemaWriteOptions& o) {
   HFILE_RETURN_IF_ERROR(desc.Validate());
   const std::string qualifier = BaseName(table_dir);
-  const std::string ns = BaseName(Parent(table_dir));
+  const std::string ns = BaseName(ParentDir(table_dir));
   if (qualifier != desc.name().qualifier || ns != desc.name().namespace_name) {
     return Status::InvalidArgument(
         table_dir, fmt::format("is not the directory of table {} (expected .../{}/{})",
@@ -345,7 +323,7 @@ Status ArchiveFamilyDirs(const std::string& root, const std::string& table_dir,
   }
   TableName table;
   table.qualifier = BaseName(table_dir);
-  table.namespace_name = BaseName(Parent(table_dir));
+  table.namespace_name = BaseName(ParentDir(table_dir));
   const std::string expected =
       fmt::format("{}/data/{}/{}", root, table.namespace_name, table.qualifier);
   if (!SameDir(table_dir, expected)) {

@@ -755,19 +755,24 @@ class TableTxnScenario:
         rc, _, err = tools.run([tools.gen, "table", self.template, str(files), str(cells)])
         if rc != 0:
             raise RuntimeError(f"hfk-fault-gen table: {err}")
-        tdir = self.table(self.template)
-        self.region = next(n for n in os.listdir(tdir) if not n.startswith("."))
-        self.originals = {}  # (region, family, name) -> sha256
-        rdir = os.path.join(tdir, self.region)
-        for fam in sorted(n for n in os.listdir(rdir) if not n.startswith(".")):
-            for n in os.listdir(os.path.join(rdir, fam)):
-                self.originals[(self.region, fam, n)] = sha256(os.path.join(rdir, fam, n))
+        self.originals = self.record_originals()
         self.before = self.snapshot(self.template)
         ref = self.layout(os.path.join(self.base, "ref"))
         rc, out, err = tools.run(self.argv(ref))
         if rc != 0:
             raise RuntimeError(f"{name}: the uninterrupted run exited {rc}: {err}")
         self.after = self.snapshot(ref)
+
+    def record_originals(self):
+        """{(region, family, name): sha256} of the template's store files (sets self.region)."""
+        tdir = self.table(self.template)
+        self.region = next(n for n in os.listdir(tdir) if not n.startswith("."))
+        originals = {}
+        rdir = os.path.join(tdir, self.region)
+        for fam in sorted(n for n in os.listdir(rdir) if not n.startswith(".")):
+            for n in os.listdir(os.path.join(rdir, fam)):
+                originals[(self.region, fam, n)] = sha256(os.path.join(rdir, fam, n))
+        return originals
 
     def table(self, root):
         return os.path.join(root, "data/default/t")
@@ -981,25 +986,16 @@ class CreateScenario(TableTxnScenario):
                  "{SPLITS => ['row000300', 'row000600']}")
 
     def __init__(self, tools, work):
-        self.t = tools
-        self.name = "create"
-        self.base = os.path.join(work, self.name)
-        self.template = os.path.join(self.base, "template")
-        rc, _, err = tools.run([tools.gen, "table", self.template, "1", "100"])
-        if rc != 0:
-            raise RuntimeError(f"hfk-fault-gen table: {err}")
-        tdir = os.path.join(self.template, "data/default/t")
-        self.originals = {}
-        for dirpath, _, names in os.walk(tdir):
+        super().__init__(tools, work, "create", files=1, cells=100)
+
+    def record_originals(self):
+        """{path relative to the root: sha256} of every file of t (the table n is made beside)."""
+        originals = {}
+        for dirpath, _, names in os.walk(os.path.join(self.template, "data/default/t")):
             for n in names:
                 p = os.path.join(dirpath, n)
-                self.originals[os.path.relpath(p, self.template)] = sha256(p)
-        self.before = self.snapshot(self.template)
-        ref = self.layout(os.path.join(self.base, "ref"))
-        rc, out, err = tools.run(self.argv(ref))
-        if rc != 0:
-            raise RuntimeError(f"create: the uninterrupted run exited {rc}: {err}")
-        self.after = self.snapshot(ref)
+                originals[os.path.relpath(p, self.template)] = sha256(p)
+        return originals
 
     def table(self, root):
         return os.path.join(root, "data/default/n")
