@@ -7,7 +7,8 @@
 #
 # Allocations above 256 MiB abort the test (max_allocation_size_mb): the reader's memory must stay
 # bounded by ReaderOptions.max_block_size whatever a damaged file's length fields say. The heavy
-# labels (hbase: HBase-written fixtures, bench: benchmarks) are left to the normal build.
+# labels (hbase: HBase-written fixtures, bench: benchmarks, hdfs: the MiniDFSCluster run, whose
+# HTTP client code webhdfs_test covers here against a loopback server) are left to the normal build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -25,6 +26,6 @@ fi
 
 export ASAN_OPTIONS=detect_leaks=1:max_allocation_size_mb=256:allocator_may_return_null=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-asan -j"$jobs" -LE 'hbase|bench' --output-on-failure "$@"
+ctest --test-dir build-asan -j"$jobs" -LE 'hbase|bench|hdfs' --output-on-failure "$@"
 
 echo "sanitize-tests: passed in $(( $(date +%s) - start )) s"
