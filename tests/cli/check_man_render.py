@@ -3,7 +3,7 @@
 
 Usage: check_man_render.py BIN_DIR MAN_SRC_DIR MAN_BUILD_DIR [MD2MAN SAMPLE.md]
 
-Per page (man/<page>.1.md -> MAN_BUILD_DIR/<page>.1):
+Per page (man/<page>.1.md -> MAN_BUILD_DIR/<page>.1, and the section 7 pages, which need no SYNOPSIS):
   - NAME and SYNOPSIS sections, and a NAME line lexgrog reads (so whatis/apropos find it);
   - every line of every code block of the source appears verbatim in the rendering;
   - every list item starts a line of its own (the items are not run together);
@@ -96,7 +96,8 @@ def check_page(page, src, roff):
     """The checks every page gets; returns the rendering."""
     text = render(roff)
     lines = [l.strip() for l in text.splitlines()]
-    for section in ("NAME", "SYNOPSIS"):
+    # Section 7 pages (conventions, formats) have no command line, so no SYNOPSIS.
+    for section in ("NAME", "SYNOPSIS") if page.endswith(".1") else ("NAME",):
         if section not in lines:
             failures.append(f"{page}: no {section} section in the rendering")
     tool = page[:-2]
@@ -124,7 +125,7 @@ def check_page(page, src, roff):
     return text
 
 
-pages = sorted(f[:-3] for f in os.listdir(src_dir) if f.endswith(".1.md"))
+pages = sorted(f[:-3] for f in os.listdir(src_dir) if f.endswith((".1.md", ".7.md")))
 rendered = {}
 for page in pages:
     src = open(os.path.join(src_dir, page + ".md"), encoding="utf-8").read()
