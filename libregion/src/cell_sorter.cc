@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
-#include <zstd.h>
+#include <lz4.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -27,13 +27,10 @@ namespace {
 // ordinal (u64), native byte order (runs never leave this process), then the bytes.
 constexpr size_t kRecordHeader = 4 + 4 + 4 + 8 + 8;
 
-// Runs are compressed with a 64 KiB window so that each reader of the merge needs about
-// kReaderBytes: input and output buffers plus the decompressor's window and context.
-constexpr int kWindowLog = 16;
-constexpr size_t kReadChunk = size_t{32} << 10;
+// Runs are written in blocks of kRunBlock raw bytes, so that each reader of the merge needs
+// about kReaderBytes: the block and its compressed bytes.
+constexpr size_t kRunBlock = size_t{64} << 10;
 constexpr size_t kReaderBytes = size_t{160} << 10;
-// Records are compressed in pieces of this size (the writer's buffer, one per spill or pass).
-constexpr size_t kWriteBatch = size_t{256} << 10;
 
 struct Header {
   uint32_t key_len, value_len, tags_len;
@@ -96,45 +93,31 @@ int CompareEntries(ComparatorKind kind, const Slice& ka, uint64_t oa, const Slic
   return oa > ob ? -1 : (oa < ob ? 1 : 0);
 }
 
-// One spilled run being written: records gathered in a buffer, compressed in large pieces
-// through one zstd stream into a file. Feeding the stream each record's four parts separately
-// cost more than the compression itself (a quarter of a bulk load's instructions).
+// Runs are sequences of LZ4 blocks: u32 raw length, u32 stored length (equal: stored raw, it
+// did not compress), then the bytes; each block holds whole records. zstd at level 1 (then its
+// fast levels) cost 17 instructions per spilled byte and another 6 to read back, a fifth of a
+// bulk load; LZ4 a few, at a somewhat lower ratio (temp space is the input's size at most).
+constexpr size_t kBlockHeader = 8;
+
+// One spilled run being written: records gathered into a block, compressed and written with
+// one write per block.
 class RunWriter {
  public:
   ~RunWriter() {
     if (fd_ >= 0) ::close(fd_);
-    ZSTD_freeCCtx(cctx_);
   }
-  Status Open(const std::string& path, int level) {
+  Status Open(const std::string& path) {
     path_ = path;
     fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd_ < 0) return ErrnoStatus("cannot create sort run", path);
-    cctx_ = ZSTD_createCCtx();
-    if (cctx_ == nullptr) return Status::IOError("zstd: out of memory");
-    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_compressionLevel, level);
-    ZSTD_CCtx_setParameter(cctx_, ZSTD_c_windowLog, kWindowLog);
-    out_.resize(ZSTD_CStreamOutSize());
-    pending_.reserve(kWriteBatch);
+    pending_.reserve(kRunBlock);
     return Status::OK();
   }
   Status Append(const Cell& c, uint64_t ordinal) {
     const size_t n = kRecordHeader + c.key.size() + c.value.size() + c.tags.size();
-    if (pending_.size() + n > kWriteBatch && !pending_.empty()) {
-      HFILE_RETURN_IF_ERROR(Feed(pending_.data(), pending_.size(), ZSTD_e_continue));
-      pending_.clear();
-    }
-    if (n > kWriteBatch) {  // a huge cell: straight through
-      char h[kRecordHeader];
-      EncodeHeader(h, Header{static_cast<uint32_t>(c.key.size()),
-                             static_cast<uint32_t>(c.value.size()),
-                             static_cast<uint32_t>(c.tags.size()), c.sequence_id, ordinal});
-      HFILE_RETURN_IF_ERROR(Feed(h, sizeof(h), ZSTD_e_continue));
-      HFILE_RETURN_IF_ERROR(Feed(c.key.data(), c.key.size(), ZSTD_e_continue));
-      HFILE_RETURN_IF_ERROR(Feed(c.value.data(), c.value.size(), ZSTD_e_continue));
-      return Feed(c.tags.data(), c.tags.size(), ZSTD_e_continue);
-    }
+    if (pending_.size() + n > kRunBlock && !pending_.empty()) HFILE_RETURN_IF_ERROR(Flush());
     const size_t at = pending_.size();
-    pending_.resize(at + n);  // within the reserved capacity: no reallocation
+    pending_.resize(at + n);  // within the reserved block, but for a cell larger than one
     char* p = pending_.data() + at;
     EncodeHeader(p, Header{static_cast<uint32_t>(c.key.size()),
                            static_cast<uint32_t>(c.value.size()),
@@ -142,12 +125,12 @@ class RunWriter {
     p += kRecordHeader;
     std::memcpy(p, c.key.data(), c.key.size());
     std::memcpy(p + c.key.size(), c.value.data(), c.value.size());
-    if (!c.tags.empty()) std::memcpy(p + c.key.size() + c.value.size(), c.tags.data(), c.tags.size());
+    if (!c.tags.empty())
+      std::memcpy(p + c.key.size() + c.value.size(), c.tags.data(), c.tags.size());
     return Status::OK();
   }
   Status Close() {
-    HFILE_RETURN_IF_ERROR(Feed(pending_.data(), pending_.size(), ZSTD_e_end));
-    pending_.clear();
+    if (!pending_.empty()) HFILE_RETURN_IF_ERROR(Flush());
     int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) return ErrnoStatus("cannot write sort run", path_);
@@ -156,16 +139,21 @@ class RunWriter {
   uint64_t bytes() const { return bytes_; }
 
  private:
-  Status Feed(const char* data, size_t n, ZSTD_EndDirective mode) {
-    ZSTD_inBuffer in{data, n, 0};
-    for (;;) {
-      ZSTD_outBuffer out{out_.data(), out_.size(), 0};
-      size_t left = ZSTD_compressStream2(cctx_, &out, &in, mode);
-      if (ZSTD_isError(left)) return Status::IOError("zstd", ZSTD_getErrorName(left));
-      HFILE_RETURN_IF_ERROR(WriteAll(out_.data(), out.pos));
-      bool done = mode == ZSTD_e_end ? left == 0 : in.pos == in.size;
-      if (done) return Status::OK();
-    }
+  Status Flush() {
+    const size_t raw = pending_.size();
+    if (raw > static_cast<size_t>(LZ4_MAX_INPUT_SIZE))
+      return Status::InvalidArgument("cell too large for a sort run", path_);
+    const size_t bound = static_cast<size_t>(LZ4_compressBound(static_cast<int>(raw)));
+    if (out_.size() < kBlockHeader + bound) out_.resize(kBlockHeader + bound);
+    int z = LZ4_compress_default(pending_.data(), out_.data() + kBlockHeader,
+                                 static_cast<int>(raw), static_cast<int>(bound));
+    uint32_t raw_len = static_cast<uint32_t>(raw);
+    uint32_t stored = z > 0 && static_cast<size_t>(z) < raw ? static_cast<uint32_t>(z) : raw_len;
+    if (stored == raw_len) std::memcpy(out_.data() + kBlockHeader, pending_.data(), raw);
+    std::memcpy(out_.data(), &raw_len, 4);
+    std::memcpy(out_.data() + 4, &stored, 4);
+    pending_.clear();
+    return WriteAll(out_.data(), kBlockHeader + stored);
   }
   Status WriteAll(const char* p, size_t n) {
     while (n > 0) {
@@ -181,29 +169,22 @@ class RunWriter {
 
   std::string path_;
   int fd_ = -1;
-  ZSTD_CCtx* cctx_ = nullptr;
-  std::vector<char> pending_;  // records not yet compressed, up to kWriteBatch
-  std::vector<char> out_;
+  std::vector<char> pending_;  // the block being filled, kRunBlock (or one larger record)
+  std::vector<char> out_;      // block header and compressed bytes
   uint64_t bytes_ = 0;
 };
 
-// One run being read back: the current record's cell stays valid until Next.
+// One run being read back, a block at a time: the current record's cell stays valid until Next.
 class RunReader {
  public:
   explicit RunReader(ComparatorKind kind) : kind_(kind) {}
   ~RunReader() {
     if (fd_ >= 0) ::close(fd_);
-    ZSTD_freeDCtx(dctx_);
   }
   Status Open(const std::string& path) {
     path_ = path;
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) return ErrnoStatus("cannot open sort run", path);
-    dctx_ = ZSTD_createDCtx();
-    if (dctx_ == nullptr) return Status::IOError("zstd: out of memory");
-    ZSTD_DCtx_setParameter(dctx_, ZSTD_d_windowLogMax, kWindowLog);
-    in_.resize(kReadChunk);
-    buf_.resize(2 * kReadChunk);
     return Next();
   }
   bool valid() const { return valid_; }
@@ -213,21 +194,20 @@ class RunReader {
   const uint64_t* prefix() const { return prefix_; }
 
   Status Next() {
-    // The previous record is consumed. Its bytes stay until Need wants room: moving the rest of
-    // the buffer to the front after every record was a quarter of a bulk load's CPU.
     pos_ += len_;
     len_ = 0;
-    HFILE_RETURN_IF_ERROR(Need(kRecordHeader));
-    if (end_ == pos_ && eof_) {
-      valid_ = false;
-      return Status::OK();
+    if (pos_ == end_) {
+      HFILE_RETURN_IF_ERROR(LoadBlock());
+      if (end_ == 0) {
+        valid_ = false;
+        return Status::OK();
+      }
     }
     if (end_ - pos_ < kRecordHeader) return Truncated();
-    Header h = DecodeHeader(buf_.data() + pos_);
+    Header h = DecodeHeader(raw_.data() + pos_);
     size_t total = kRecordHeader + size_t{h.key_len} + h.value_len + h.tags_len;
-    HFILE_RETURN_IF_ERROR(Need(total));
     if (end_ - pos_ < total) return Truncated();
-    cell_ = RecordCell(buf_.data() + pos_, &ordinal_);
+    cell_ = RecordCell(raw_.data() + pos_, &ordinal_);
     prefix_[0] = RowPrefix(kind_, cell_.key, 0);
     prefix_[1] = RowPrefix(kind_, cell_.key, 8);
     len_ = total;
@@ -237,59 +217,56 @@ class RunReader {
 
  private:
   Status Truncated() { return Status::Corruption("sort run truncated", path_); }
-  // Decompresses until buf_ holds `n` bytes from pos_ on or the run ends; first drops the
-  // consumed bytes before pos_ (once per refill, not per record). buf_ only grows (for a
-  // record larger than it): resizing it per refill zero-filled every byte decompressed.
-  Status Need(size_t n) {
-    if (end_ - pos_ >= n) return Status::OK();
-    if (pos_ > 0) {
-      std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
-      end_ -= pos_;
-      pos_ = 0;
+  // Reads exactly n bytes; *got < n only at the end of the file.
+  Status ReadFull(char* p, size_t n, size_t* got) {
+    *got = 0;
+    while (*got < n) {
+      ssize_t r = ::read(fd_, p + *got, n - *got);
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) return ErrnoStatus("cannot read sort run", path_);
+      if (r == 0) break;
+      *got += static_cast<size_t>(r);
     }
-    while (end_ - pos_ < n && !eof_) {
-      // Read only when the decoder has consumed its input and flushed what it decoded (a full
-      // output buffer may leave more in it, even with no input left).
-      if (in_pos_ == in_len_ && !output_pending_) {
-        ssize_t r = ::read(fd_, in_.data(), in_.size());
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) return ErrnoStatus("cannot read sort run", path_);
-        if (r == 0) {
-          if (frame_open_) return Truncated();
-          eof_ = true;
-          break;
-        }
-        in_len_ = static_cast<size_t>(r);
-        in_pos_ = 0;
-      }
-      if (buf_.size() - end_ < kReadChunk) buf_.resize(std::max(2 * buf_.size(), end_ + kReadChunk));
-      ZSTD_inBuffer in{in_.data(), in_len_, in_pos_};
-      ZSTD_outBuffer out{buf_.data() + end_, kReadChunk, 0};
-      size_t ret = ZSTD_decompressStream(dctx_, &out, &in);
-      if (ZSTD_isError(ret)) {
-        return Status::Corruption("sort run " + path_ + ": zstd", ZSTD_getErrorName(ret));
-      }
-      end_ += out.pos;
-      in_pos_ = in.pos;
-      frame_open_ = ret != 0;
-      output_pending_ = out.pos == kReadChunk;
+    return Status::OK();
+  }
+  // The next block into raw_ (end_ = 0 at the end of the run).
+  Status LoadBlock() {
+    pos_ = end_ = 0;
+    char h[kBlockHeader];
+    size_t got;
+    HFILE_RETURN_IF_ERROR(ReadFull(h, sizeof(h), &got));
+    if (got == 0) return Status::OK();
+    if (got < sizeof(h)) return Truncated();
+    uint32_t raw_len, stored;
+    std::memcpy(&raw_len, h, 4);
+    std::memcpy(&stored, h + 4, 4);
+    if (stored > raw_len || raw_len == 0 || raw_len > static_cast<uint32_t>(LZ4_MAX_INPUT_SIZE))
+      return Status::Corruption("sort run: bad block header", path_);
+    if (raw_.size() < raw_len) raw_.resize(raw_len);
+    if (stored == raw_len) {
+      HFILE_RETURN_IF_ERROR(ReadFull(raw_.data(), raw_len, &got));
+      if (got < raw_len) return Truncated();
+    } else {
+      if (comp_.size() < stored) comp_.resize(stored);
+      HFILE_RETURN_IF_ERROR(ReadFull(comp_.data(), stored, &got));
+      if (got < stored) return Truncated();
+      int d = LZ4_decompress_safe(comp_.data(), raw_.data(), static_cast<int>(stored),
+                                  static_cast<int>(raw_len));
+      if (d != static_cast<int>(raw_len))
+        return Status::Corruption("sort run: bad lz4 block", path_);
     }
+    end_ = raw_len;
     return Status::OK();
   }
 
   ComparatorKind kind_;
   std::string path_;
   int fd_ = -1;
-  ZSTD_DCtx* dctx_ = nullptr;
-  std::vector<char> in_;
-  size_t in_pos_ = 0, in_len_ = 0;
-  bool eof_ = false;
-  bool frame_open_ = false;
-  bool output_pending_ = false;
-  std::vector<char> buf_;
-  size_t end_ = 0;  // decompressed bytes in buf_
-  size_t pos_ = 0;  // the current record's offset in buf_ (bytes before it are consumed)
-  size_t len_ = 0;  // its length, 0 before the first and at the end
+  std::vector<char> raw_;   // the current block, decompressed
+  std::vector<char> comp_;  // its stored bytes
+  size_t end_ = 0;          // raw bytes in raw_
+  size_t pos_ = 0;          // the current record's offset in raw_
+  size_t len_ = 0;          // its length, 0 before the first and at the end
   Cell cell_;
   uint64_t prefix_[2] = {0, 0};
   uint64_t ordinal_ = 0;
@@ -382,7 +359,7 @@ class RunMerger {
 };
 
 // A killed sorter cannot remove its private dir; the next Open in the same temp dir removes
-// those whose process is gone ("hfile-sort-<pid>-XXXXXX" holding only run-*.zst files).
+// those whose process is gone ("hfile-sort-<pid>-XXXXXX" holding only run-* files).
 uint64_t RemoveDeadSortDirs(const std::string& temp_dir) {
   auto entries = ListDir(temp_dir);
   if (!entries.ok()) return 0;
@@ -466,7 +443,7 @@ struct CellSorter::Impl {
     block_used = 0;
   }
 
-  std::string NewRunPath() { return JoinPath(dir, "run-" + std::to_string(next_run++) + ".zst"); }
+  std::string NewRunPath() { return JoinPath(dir, "run-" + std::to_string(next_run++) + ".lz4"); }
 
   // Reserves `n` arena bytes, spilling first when the budget would be passed.
   Result<char*> Allocate(size_t n) {
@@ -548,7 +525,7 @@ struct CellSorter::Impl {
     std::string path = NewRunPath();
     runs.push_back(path);
     RunWriter w;
-    Status s = w.Open(path, o.zstd_level);
+    Status s = w.Open(path);
     const Entry* last = nullptr;
     for (size_t i = 0, j = half; s.ok() && (i < half || j < n);) {
       const Entry* e =
@@ -585,7 +562,7 @@ struct CellSorter::Impl {
     std::vector<std::string> group(runs.begin(), runs.begin() + static_cast<long>(n));
     std::string path = NewRunPath();
     RunWriter w;
-    Status s = w.Open(path, o.zstd_level);
+    Status s = w.Open(path);
     runs.push_back(path);
     if (s.ok()) {
       RunMerger m(o.kind, &stats.duplicates_dropped);

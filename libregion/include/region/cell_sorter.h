@@ -16,7 +16,7 @@
 //
 // Memory: cells are copied into an arena of fixed-size blocks (no heap allocation per cell);
 // when arena plus index would pass memory_bytes, they are sorted and spilled as one run, a
-// zstd-compressed file in a private directory under temp_dir. Finish merges the runs k-way,
+// LZ4-compressed file in a private directory under temp_dir. Finish merges the runs k-way,
 // with as many runs per pass as the budget has room for read buffers (more passes otherwise),
 // so memory stays within the budget whatever the input size; only a single cell larger than
 // the budget exceeds it (it is held alone). Without a spill nothing touches the disk.
@@ -46,7 +46,6 @@ struct CellSorterOptions {
   // What the caller expects to spill at most (e.g. the input's size). When it is more than the
   // memory budget, Open requires that much free space in temp_dir and fails before any work.
   uint64_t estimated_spill_bytes = 0;
-  int zstd_level = 1;
 };
 
 // Room for the two run readers a merge needs at least (about 160 KiB each).
