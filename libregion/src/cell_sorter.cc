@@ -412,8 +412,23 @@ struct CellSorter::Impl {
     uint64_t prefix[2];
   };
 
+  // A chunk being spilled on a background thread while Add fills the next one: parsing and
+  // sorting of the next chunk overlap the sort and write of the previous (both cores).
+  struct Inflight {
+    std::vector<std::unique_ptr<char[]>> blocks;
+    size_t arena_bytes = 0;
+    std::vector<Entry> entries;
+    std::thread thread;
+    Status status;
+    uint64_t bytes = 0, dropped = 0;
+    bool active = false;
+  };
+
   CellSorterOptions o;
   std::string dir;  // private spill directory
+  // Budget of the chunk Add fills: the whole budget until the first spill (what fits is never
+  // spilled), then half, the other half being the chunk in flight.
+  size_t chunk_bytes = 0;
   size_t block_size = 0;
   size_t index_cap = 0;  // entries per run at most
   std::vector<std::unique_ptr<char[]>> blocks;
@@ -427,10 +442,17 @@ struct CellSorter::Impl {
   bool finished = false;
   Status failed;
   CellSorterStats stats;
+  Inflight inflight;
 
-  ~Impl() { RemoveSpill(); }
+  ~Impl() {
+    if (inflight.thread.joinable()) inflight.thread.join();
+    RemoveSpill();
+  }
 
-  size_t Accounted() const { return arena_bytes + entries.capacity() * sizeof(Entry); }
+  size_t ChunkAccounted() const { return arena_bytes + entries.capacity() * sizeof(Entry); }
+  size_t Accounted() const {
+    return ChunkAccounted() + inflight.arena_bytes + inflight.entries.capacity() * sizeof(Entry);
+  }
   void NotePeak() {
     stats.peak_memory_bytes = std::max<uint64_t>(stats.peak_memory_bytes, Accounted());
   }
@@ -446,6 +468,8 @@ struct CellSorter::Impl {
 
   Status Fail(Status s) {
     failed = s;
+    if (inflight.thread.joinable()) inflight.thread.join();
+    inflight = Inflight();
     RemoveSpill();
     ReleaseArena();
     return s;
@@ -464,8 +488,8 @@ struct CellSorter::Impl {
   Result<char*> Allocate(size_t n) {
     if (blocks.empty() || block_sizes.back() - block_used < n) {
       size_t size = std::max(block_size, n);
-      if (!entries.empty() && Accounted() + size > o.memory_bytes) {
-        HFILE_RETURN_IF_ERROR(SpillMemory());
+      if (!entries.empty() && ChunkAccounted() + size > chunk_bytes) {
+        HFILE_RETURN_IF_ERROR(SpillChunk());
         return Allocate(n);
       }
       blocks.push_back(std::unique_ptr<char[]>(new char[size]));
@@ -512,19 +536,21 @@ struct CellSorter::Impl {
     entries.resize(out);
   }
 
-  // The in-memory cells as one run; the arena is then empty. The sort uses the second core:
-  // the first half of the entries sorts on another thread while this one sorts the rest, and
-  // the run is written as the merge of the two halves (keeping the first, newest-added, of
-  // equal keys), so it needs no memory beyond the index.
-  Status SpillMemory() {
-    ComparatorKind kind = o.kind;
+  // Sorts `entries` and writes them as the run `path`, keeping the first (newest-added) of
+  // equal keys. The sort uses a second thread when `parallel`: the first half of the entries
+  // sorts there while this one sorts the rest, and the run is written as the merge of the two
+  // halves, so it needs no memory beyond the index. Touches nothing of the sorter's state.
+  static Status WriteRun(ComparatorKind kind, std::vector<Entry>* entries_p,
+                         const std::string& path, bool parallel, uint64_t* bytes,
+                         uint64_t* dropped) {
+    std::vector<Entry>& entries = *entries_p;
     auto less = [kind](const Entry& a, const Entry& b) { return EntryLess(kind, a, b); };
     const size_t n = entries.size();
-    size_t half = n >= kParallelSortEntries ? n / 2 : n;
+    size_t half = parallel && n >= kParallelSortEntries ? n / 2 : n;
     std::thread helper;
     if (half < n) {
       try {
-        helper = std::thread([this, half, less] {
+        helper = std::thread([&entries, half, less] {
           std::sort(entries.begin(), entries.begin() + static_cast<long>(half), less);
         });
       } catch (const std::system_error&) {
@@ -537,8 +563,6 @@ struct CellSorter::Impl {
     } else {
       std::sort(entries.begin(), entries.end(), less);
     }
-    std::string path = NewRunPath();
-    runs.push_back(path);
     RunWriter w;
     Status s = w.Open(path);
     const Entry* last = nullptr;
@@ -546,7 +570,7 @@ struct CellSorter::Impl {
       const Entry* e =
           (j == n || (i < half && !less(entries[j], entries[i]))) ? &entries[i++] : &entries[j++];
       if (last != nullptr && SameKey(kind, *last, *e)) {
-        ++stats.duplicates_dropped;
+        ++*dropped;
         continue;
       }
       last = e;
@@ -555,20 +579,79 @@ struct CellSorter::Impl {
       s = w.Append(c, ord);
     }
     if (s.ok()) s = w.Close();
-    stats.spilled_bytes += w.bytes();
+    *bytes += w.bytes();
+    return s;
+  }
+
+  // Waits for the chunk in flight, if any, and frees its memory.
+  Status WaitInflight() {
+    if (!inflight.active) return Status::OK();
+    inflight.thread.join();
+    Status s = inflight.status;
+    stats.spilled_bytes += inflight.bytes;
+    stats.duplicates_dropped += inflight.dropped;
+    inflight = Inflight();
     if (!s.ok()) return Fail(s);
     ++stats.runs_spilled;
-    entries.clear();  // keeps its capacity, which stays accounted
-    // Keep one ordinary block for the next run (an oversized one goes).
-    std::unique_ptr<char[]> keep;
-    for (size_t i = 0; i < blocks.size() && !keep; ++i)
-      if (block_sizes[i] == block_size) keep = std::move(blocks[i]);
-    ReleaseArena();
-    if (keep) {
-      blocks.push_back(std::move(keep));
-      block_sizes.push_back(block_size);
-      arena_bytes = block_size;
+    return Status::OK();
+  }
+
+  // The filled chunk goes to a background thread to be sorted and spilled (after the previous
+  // one is done); Add continues on a fresh chunk. Without a thread, spilled here.
+  Status SpillChunk() {
+    if (runs.empty()) {  // the first: here, then chunks of half the budget
+      HFILE_RETURN_IF_ERROR(SpillMemory());
+      chunk_bytes = o.memory_bytes / 2;
+      index_cap = std::max<size_t>(16, chunk_bytes / 4 / sizeof(Entry));
+      return Status::OK();
     }
+    HFILE_RETURN_IF_ERROR(WaitInflight());
+    std::string path = NewRunPath();
+    runs.push_back(path);
+    inflight.blocks = std::move(blocks);
+    inflight.arena_bytes = arena_bytes;
+    inflight.entries = std::move(entries);
+    inflight.active = true;
+    blocks.clear();
+    entries = std::vector<Entry>();
+    ReleaseArena();
+    try {
+      Inflight* f = &inflight;
+      ComparatorKind kind = o.kind;
+      inflight.thread = std::thread([f, kind, path] {
+        f->status = WriteRun(kind, &f->entries, path, /*parallel=*/true, &f->bytes, &f->dropped);
+      });
+    } catch (const std::system_error&) {
+      inflight.status = WriteRun(o.kind, &inflight.entries, path, true, &inflight.bytes,
+                                 &inflight.dropped);
+    }
+    return WaitInflightIfNoThread();
+  }
+  Status WaitInflightIfNoThread() {
+    if (inflight.active && !inflight.thread.joinable()) {
+      Status s = inflight.status;
+      stats.spilled_bytes += inflight.bytes;
+      stats.duplicates_dropped += inflight.dropped;
+      inflight = Inflight();
+      if (!s.ok()) return Fail(s);
+      ++stats.runs_spilled;
+    }
+    return Status::OK();
+  }
+
+  // The in-memory cells as one run, here and now (both cores sort); the arena is then empty.
+  Status SpillMemory() {
+    HFILE_RETURN_IF_ERROR(WaitInflight());
+    std::string path = NewRunPath();
+    runs.push_back(path);
+    uint64_t bytes = 0, dropped = 0;
+    Status s = WriteRun(o.kind, &entries, path, true, &bytes, &dropped);
+    stats.spilled_bytes += bytes;
+    stats.duplicates_dropped += dropped;
+    if (!s.ok()) return Fail(s);
+    ++stats.runs_spilled;
+    entries = std::vector<Entry>();
+    ReleaseArena();
     return Status::OK();
   }
 
@@ -679,11 +762,13 @@ Result<std::unique_ptr<CellSorter>> CellSorter::Open(CellSorterOptions options) 
   if (options.temp_dir.empty()) options.temp_dir = ".";
   auto impl = std::make_unique<Impl>();
   impl->o = options;
-  // Up to a quarter of the budget for the index (an entry is 32 bytes, a third of a small
-  // cell's record: with an eighth, runs of small cells ended with most of the arena unused),
-  // the rest for arena blocks of a sixteenth each (so a spill wastes little of the last block).
-  impl->index_cap = std::max<size_t>(16, options.memory_bytes / 4 / sizeof(Impl::Entry));
-  impl->block_size = std::clamp<size_t>(options.memory_bytes / 16, 4096, size_t{4} << 20);
+  // The first chunk has the whole budget, later ones half (SpillChunk). Of a chunk, up to a
+  // quarter for the index (an entry is 32 bytes, a third of a small cell's record: with an
+  // eighth, runs of small cells ended with most of the arena unused), the rest for arena
+  // blocks of a thirty-second of the budget (so a spill wastes little of the last block).
+  impl->chunk_bytes = options.memory_bytes;
+  impl->index_cap = std::max<size_t>(16, impl->chunk_bytes / 4 / sizeof(Impl::Entry));
+  impl->block_size = std::clamp<size_t>(options.memory_bytes / 32, 4096, size_t{4} << 20);
 
   struct stat st;
   if (::stat(options.temp_dir.c_str(), &st) != 0) {
@@ -723,11 +808,11 @@ Status CellSorter::Add(const Cell& cell) {
   if (m.o.kind != ComparatorKind::kRawBytes && !IsValidKey(cell.key)) {
     return Status::InvalidArgument("malformed cell key");
   }
-  if (m.entries.size() == m.index_cap) HFILE_RETURN_IF_ERROR(m.SpillMemory());
+  if (m.entries.size() == m.index_cap) HFILE_RETURN_IF_ERROR(m.SpillChunk());
   if (m.entries.size() == m.entries.capacity()) {
     size_t cap = std::min(m.index_cap, std::max<size_t>(64, m.entries.capacity() * 2));
-    if (!m.entries.empty() && m.arena_bytes + cap * sizeof(Impl::Entry) > m.o.memory_bytes) {
-      HFILE_RETURN_IF_ERROR(m.SpillMemory());
+    if (!m.entries.empty() && m.arena_bytes + cap * sizeof(Impl::Entry) > m.chunk_bytes) {
+      HFILE_RETURN_IF_ERROR(m.SpillChunk());
     } else {
       m.entries.reserve(cap);
     }
@@ -752,6 +837,7 @@ Result<std::unique_ptr<CellIterator>> CellSorter::Finish() {
   if (!m.failed.ok()) return m.failed;
   if (m.finished) return Status::InvalidArgument("CellSorter::Finish called twice");
   m.finished = true;
+  HFILE_RETURN_IF_ERROR(m.WaitInflight());
   if (m.runs.empty()) {
     m.SortEntries();
     auto it = std::make_unique<MemoryIterator>(&m);
