@@ -247,6 +247,37 @@ TEST(BulkLoad, SmallBudgetSpillsAndWritesTheSame) {
   EXPECT_EQ(small.cells_written + small.duplicates_dropped, 20000u);
 }
 
+// Duplicate keys (one timestamp for the job) spread over many spilled runs: each cell's value
+// is the one of its last line, whatever run the earlier lines landed in.
+TEST(BulkLoad, LastLineWinsAcrossSpills) {
+  Table t = MakeTable("bulkload_lastwins");
+  std::string text;
+  const int rows = 3000, rounds = 4;
+  std::string filler(200, 'p');
+  for (int round = 0; round < rounds; ++round)
+    for (int i = 0; i < rows; ++i) {
+      int row = (i * 1237 + round * 11) % rows;  // another order each round
+      text += "r" + std::to_string(row) + "\t" + filler + "\tv" + std::to_string(round) + "-" +
+              std::to_string(row) + "\n";
+    }
+  std::string in = WriteInput(t.root, "dups.tsv", text);
+  auto o = Options(t, {"--columns", "HBASE_ROW_KEY,f:pad,f:q", "-Dimporttsv.timestamp=42"}, {in});
+  o.memory_bytes = kMinSorterMemory;
+  BulkLoadReport rep;
+  ASSERT_TRUE(Load(o, &rep).ok());
+  EXPECT_GE(rep.sort_runs, size_t{rounds});
+  EXPECT_EQ(rep.cells_written, 2u * rows);
+  EXPECT_EQ(rep.duplicates_dropped, 2u * rows * (rounds - 1));
+  size_t checked = 0;
+  for (const auto& c : AllCells(o.out_dir)) {
+    if (c.find(":q/") == std::string::npos) continue;
+    const std::string row = c.substr(1, c.find('/') - 1);
+    EXPECT_EQ(c.substr(c.find('=') + 1), "v" + std::to_string(rounds - 1) + "-" + row) << c;
+    ++checked;
+  }
+  EXPECT_EQ(checked, size_t{rows});
+}
+
 TEST(BulkLoad, BadLinesFailUnlessSkipped) {
   Table t = MakeTable("bulkload_bad");
   std::string in = WriteInput(t.root, "bad.tsv",

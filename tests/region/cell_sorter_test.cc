@@ -322,7 +322,7 @@ TEST(CellSorter, DamagedRunIsCorruption) {
   auto added = RandomCells(60000, 5, 60);
   for (const auto& a : added) ASSERT_TRUE(s->Add(a.cell.view()).ok());
   ASSERT_GT(s->stats().runs_spilled, 1u);
-  std::string run = s->spill_dir() + "/run-0.zst";
+  std::string run = s->spill_dir() + "/run-0.lz4";
   ASSERT_TRUE(fs::exists(run));
   fs::resize_file(run, fs::file_size(run) / 2);
   auto it = s->Finish();
@@ -334,7 +334,7 @@ TEST(CellSorter, DamagedRunIsCorruption) {
     EXPECT_LT(n, Reference(added).size());
   }
   ASSERT_TRUE(st.IsCorruption()) << st.ToString();
-  EXPECT_NE(st.message().find("run-0.zst"), std::string::npos) << st.ToString();
+  EXPECT_NE(st.message().find("run-0.lz4"), std::string::npos) << st.ToString();
 }
 
 TEST(CellSorter, CellLargerThanBudget) {

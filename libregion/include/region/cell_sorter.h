@@ -15,8 +15,10 @@
 // not depend on how the input happened to be split into runs.
 //
 // Memory: cells are copied into an arena of fixed-size blocks (no heap allocation per cell);
-// when arena plus index would pass memory_bytes, they are sorted and spilled as one run, a
-// zstd-compressed file in a private directory under temp_dir. Finish merges the runs k-way,
+// when arena plus index would pass memory_bytes, they are sorted and spilled as one run, an
+// LZ4-compressed file in a private directory under temp_dir. After that first spill the budget
+// is two chunks of half: one is sorted and spilled on a background thread while Add fills the
+// other (so parsing and sorting overlap on two cores). Finish merges the runs k-way,
 // with as many runs per pass as the budget has room for read buffers (more passes otherwise),
 // so memory stays within the budget whatever the input size; only a single cell larger than
 // the budget exceeds it (it is held alone). Without a spill nothing touches the disk.
@@ -46,7 +48,6 @@ struct CellSorterOptions {
   // What the caller expects to spill at most (e.g. the input's size). When it is more than the
   // memory budget, Open requires that much free space in temp_dir and fails before any work.
   uint64_t estimated_spill_bytes = 0;
-  int zstd_level = 1;
 };
 
 // Room for the two run readers a merge needs at least (about 160 KiB each).
