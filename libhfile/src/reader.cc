@@ -177,19 +177,21 @@ Status OpenLoadOnOpen(Reader::Rep* r) {
 
 }  // namespace
 
+Result<std::unique_ptr<RandomAccessFile>> OpenReaderFile(const std::string& path,
+                                                         const ReaderOptions& options) {
+  if (!IsHdfsUri(path)) return RandomAccessFile::Open(path);
+  auto file = WebHdfsFile::Open(path, options.webhdfs);
+  if (!file.ok()) return file.status();
+  return std::unique_ptr<RandomAccessFile>(std::move(file).value());
+}
+
 Result<std::unique_ptr<Reader>> Reader::Open(const std::string& path, const ReaderOptions& options) {
   auto rep = std::make_unique<Rep>();
   rep->path = path;
   rep->options = options;
-  if (IsHdfsUri(path)) {
-    auto file = WebHdfsFile::Open(path, options.webhdfs);
-    if (!file.ok()) return file.status();
-    rep->file = std::move(file).value();
-  } else {
-    auto file = RandomAccessFile::Open(path);
-    if (!file.ok()) return file.status();
-    rep->file = std::move(file).value();
-  }
+  auto file = OpenReaderFile(path, options);
+  if (!file.ok()) return file.status();
+  rep->file = std::move(file).value();
   rep->file->set_counters(&rep->io);
   rep->io.set_opening(true);
   Status s = OpenTrailer(rep.get());

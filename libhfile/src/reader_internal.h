@@ -18,6 +18,12 @@
 
 namespace hfile {
 
+// The file under `path` as the reader reads it: a local file, or an hdfs:// / webhdfs:// URI
+// over WebHDFS with options.webhdfs. Whoever reads an HFile's bytes beside the Reader (the
+// verifier telling a damaged trailer from damage behind it) opens it through this too.
+Result<std::unique_ptr<RandomAccessFile>> OpenReaderFile(const std::string& path,
+                                                         const ReaderOptions& options);
+
 // A block of the load-on-open section, as found at open.
 struct LoadOnOpenBlock {
   uint64_t offset;

@@ -515,7 +515,8 @@ VerifyReport VerifyFile(const std::string& path, const VerifyOptions& options) {
   auto reader = Reader::Open(path, options.reader);
   if (!reader.ok()) {
     report.open_status = reader.status();
-    report.open_error_code = std::string(OpenErrorCode(path, report.open_status));
+    report.open_error_code =
+        std::string(OpenErrorCode(path, report.open_status, options.reader));
     return report;
   }
   Verifier(**reader, options, &report).Run();

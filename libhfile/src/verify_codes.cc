@@ -4,6 +4,7 @@
 #include <string>
 
 #include "file.h"
+#include "reader_internal.h"
 #include "hfile/trailer.h"
 #include "hfile/verify.h"
 #include "verify_internal.h"
@@ -75,7 +76,8 @@ ProblemCode BlockReadCode(const BlockReader& reader, const Status& s) {
   return ProblemCode::kBlockHeaderInvalid;
 }
 
-std::string_view OpenErrorCode(const std::string& path, const Status& s) {
+std::string_view OpenErrorCode(const std::string& path, const Status& s,
+                               const ReaderOptions& options) {
   if (s.ok()) return "";
   if (s.IsIOError()) return "io-error";
   if (s.IsNotFound()) return "file-missing";
@@ -83,7 +85,7 @@ std::string_view OpenErrorCode(const std::string& path, const Status& s) {
   if (!s.IsCorruption()) return "open-failed";
   // Reader::Open reads the trailer first, then the load-on-open section it points at: a trailer
   // that decodes here means the damage is behind it (root indexes, file info, bloom metas).
-  auto file = RandomAccessFile::Open(path);
+  auto file = OpenReaderFile(path, options);  // as the reader opened it (hdfs:// too)
   if (!file.ok()) return "open-failed";
   const uint64_t size = (*file)->size();
   std::string tail(static_cast<size_t>(std::min<uint64_t>(size, 4096)), '\0');

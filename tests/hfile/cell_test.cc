@@ -139,8 +139,10 @@ TEST(CompareKeys, MalformedAndRawKeysOrderAsBytes) {
 TEST(Slice, CommonPrefixLengthMatchesAByteLoop) {
   std::mt19937_64 rng(11);
   for (int i = 0; i < 100000; ++i) {
-    const size_t n = rng() % 41;
-    std::string a = RandomBytes(rng, n), b = a;
+    // RandomBytes(rng, 40) is 0..40 bytes long: n is what it gave (b is written at [0, n)).
+    const std::string a = RandomBytes(rng, 40);
+    const size_t n = a.size();
+    std::string b = a;
     if (n > 0 && rng() % 4 != 0) b[rng() % n] ^= static_cast<char>(1 + rng() % 255);
     size_t want = 0;
     while (want < n && a[want] == b[want]) ++want;

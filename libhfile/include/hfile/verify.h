@@ -96,8 +96,10 @@ std::string_view ProblemCodeName(ProblemCode code);  // "checksum-mismatch", ...
 
 // The code of a file that could not be opened at all ("" for OK): trailer-unreadable,
 // load-on-open-unreadable, unsupported, file-missing, io-error, open-failed. `path` is the
-// file, read again to tell a damaged trailer from damage behind it.
-std::string_view OpenErrorCode(const std::string& path, const Status& open_status);
+// file, read again (opened as the reader with `options` opens it) to tell a damaged trailer
+// from damage behind it.
+std::string_view OpenErrorCode(const std::string& path, const Status& open_status,
+                               const ReaderOptions& options = {});
 
 struct VerifyProblem {
   std::string what;
