@@ -8,6 +8,29 @@
 #include "hfile/coding.h"
 
 namespace hfile {
+namespace {
+
+// EncodeVLong (Hadoop writeVLong) where dst has kMaxVLongSize bytes of room whatever v is: the
+// bytes after the length byte as one shifted 8-byte store instead of a byte loop (multi-byte
+// sequence ids are the common case in files written before a compaction).
+inline int EncodeVLongInRoom(char* dst, int64_t v) {
+  if (v >= -112 && v <= 127) {
+    dst[0] = static_cast<char>(v);
+    return 1;
+  }
+  int len = -112;
+  uint64_t u = static_cast<uint64_t>(v);
+  if (v < 0) {
+    u = ~u;
+    len = -120;
+  }
+  const int n = 8 - __builtin_clzll(u) / 8;  // 1..8, u != 0 here
+  dst[0] = static_cast<char>(len - n);
+  EncodeFixed64BE(dst + 1, u << (8 * (8 - n)));
+  return 1 + n;
+}
+
+}  // namespace
 
 bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, uint32_t klen,
                        uint32_t common, bool first, char* key, const char** why) {
@@ -107,10 +130,14 @@ void DeltaBlockEncoder::Add(const Cell& cell) {
       p += tags.size();
     }
   }
-  if (format_.include_mvcc) p += EncodeVLong(p, static_cast<int64_t>(cell.sequence_id));
+  if (format_.include_mvcc) p += EncodeVLongInRoom(p, static_cast<int64_t>(cell.sequence_id));
   used_ = static_cast<size_t>(p - buf_.data());
   unencoded_ += UnencodedCellSize(cell, format_);
-  prev_key_.assign(cell.key.data(), cell.key.size());
+  if (prev_key_.size() < cell.key.size()) {
+    prev_key_.resize(std::max(cell.key.size(), 2 * prev_key_.size()));
+  }
+  memcpy(prev_key_.data(), cell.key.data(), cell.key.size());
+  prev_key_len_ = cell.key.size();
   encoded_ = used_ - kHeaderSize;
   ++count_;
 }

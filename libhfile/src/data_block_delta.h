@@ -91,7 +91,7 @@ class DeltaBlockEncoder : public DataBlockEncoder {
   static constexpr size_t kMaxKeyValueOverhead = 1 + 255 + 1 + 3 * 5 + 8 + 1;
 
   // Writes the key/value part of `cell` at p, which has room for kMaxKeyValueOverhead + key +
-  // value bytes, and returns the byte after it. prev_key_ holds the previous cell's key when
+  // value bytes, and returns the byte after it. prev_key() is the previous cell's key when
   // count_ > 0. p points into buf_, which does not move during the call.
   virtual char* EncodeKeyValue(const Cell& cell, char* p) = 0;
 
@@ -103,7 +103,8 @@ class DeltaBlockEncoder : public DataBlockEncoder {
   // known offsets instead of a capacity check per field.
   std::string buf_;
   size_t used_ = kHeaderSize;
-  std::string prev_key_;  // reused: assign keeps its capacity
+  // The previous cell's key when count_ > 0.
+  Slice prev_key() const { return Slice(prev_key_.data(), prev_key_len_); }
   size_t count_ = 0;
 
  private:
@@ -112,6 +113,11 @@ class DeltaBlockEncoder : public DataBlockEncoder {
     if (used_ + n > buf_.size()) buf_.resize(std::max(used_ + n, 2 * buf_.size()));
   }
   void WriteHeader();
+
+  // The previous key is copied into prev_key_[0, prev_key_len_): a buffer that only grows, so
+  // that keeping it is one memcpy (std::string::assign cost more than the copy).
+  std::string prev_key_;
+  size_t prev_key_len_ = 0;
 
   const DataBlockEncoding encoding_;
   const CellFormat format_;

@@ -68,7 +68,7 @@ class DiffEncoder final : public DeltaBlockEncoder {
     int64_t field = ts;
     int field_bytes = LongFitsIn(ts);
     size_t common = 0;
-    const Slice prev(prev_key_);
+    const Slice prev = prev_key();
     if (count_ == 0) {
       if (negative) flag |= kTimestampSign;
       // The family, with its length byte, once before the first cell.

@@ -58,7 +58,7 @@ class FastDiffEncoder final : public DeltaBlockEncoder {
       memcpy(p, key.data(), key.size());
       return WriteValue(cell.value, p + key.size());
     }
-    const Slice prev(prev_key_);
+    const Slice prev = prev_key();
     const size_t common = FlatKeyCommonPrefix(key, prev, false);
     uint8_t flag = 0;
     if (key.size() == prev.size()) flag |= kSameKeyLength;

@@ -33,7 +33,7 @@ class PrefixEncoder final : public DeltaBlockEncoder {
  protected:
   char* EncodeKeyValue(const Cell& cell, char* p) override {
     const Slice key = cell.key;
-    const size_t common = count_ == 0 ? 0 : FlatKeyCommonPrefix(key, Slice(prev_key_), true);
+    const size_t common = count_ == 0 ? 0 : FlatKeyCommonPrefix(key, prev_key(), true);
     const size_t tail = key.size() - common;
     p = EncodeCompressedInt(p, static_cast<uint32_t>(tail));
     p = EncodeCompressedInt(p, static_cast<uint32_t>(cell.value.size()));
