@@ -130,9 +130,16 @@ void DeltaBlockEncoder::Add(const Cell& cell) {
       p += tags.size();
     }
   }
-  if (format_.include_mvcc) p += EncodeVLongInRoom(p, static_cast<int64_t>(cell.sequence_id));
+  // UnencodedCellSize, from what was just written: the vlong's size is the bytes it took.
+  size_t unencoded = 8 + cell.key.size() + cell.value.size();
+  if (format_.include_tags) unencoded += 2 + cell.tags.size();
+  if (format_.include_mvcc) {
+    const int n = EncodeVLongInRoom(p, static_cast<int64_t>(cell.sequence_id));
+    p += n;
+    unencoded += static_cast<size_t>(n);
+  }
   used_ = static_cast<size_t>(p - buf_.data());
-  unencoded_ += UnencodedCellSize(cell, format_);
+  unencoded_ += unencoded;
   if (prev_key_.size() < cell.key.size()) {
     prev_key_.resize(std::max(cell.key.size(), 2 * prev_key_.size()));
   }
