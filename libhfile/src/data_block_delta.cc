@@ -8,39 +8,29 @@
 #include "hfile/coding.h"
 
 namespace hfile {
+namespace {
 
-size_t FlatKeyCommonPrefix(const Slice& cur, const Slice& prev, bool with_ts_type) {
-  const size_t row_len = KeyRowLength(cur);
-  if (row_len != KeyRowLength(prev)) return cur[0] == prev[0] ? 1 : 0;
-  const size_t row_common = CommonPrefixLength(cur.data() + 2, prev.data() + 2, row_len);
-  size_t n = 2 + row_common;
-  if (row_common != row_len) return n;
-  n += 1 + cur.byte(2 + row_len);  // family: bypassFamilyCheck, one family per file
-  const Slice q1 = KeyQualifier(cur), q2 = KeyQualifier(prev);
-  const size_t q_common =
-      CommonPrefixLength(q1.data(), q2.data(), std::min(q1.size(), q2.size()));
-  n += q_common;
-  if (!with_ts_type || std::max(q1.size(), q2.size()) != q_common) return n;
-  const size_t ts_common = CommonPrefixLength(cur.end() - 9, prev.end() - 9, 8);
-  n += ts_common;
-  if (ts_common != 8) return n;
-  if (KeyTypeByte(cur) == KeyTypeByte(prev)) n += 1;
-  return n;
-}
-
-void EncodeDiffKeyHead(const Slice& key, size_t common, std::string* dst) {
-  const size_t row_end = 2 + KeyRowLength(key);
-  const Slice qualifier = KeyQualifier(key);
-  if (common < row_end) {
-    // The rest of the row-length field and of the row, then the whole qualifier; the family is
-    // omitted (writeRowKeyExcludingCommon + writeQualifier).
-    dst->append(key.data() + common, row_end - common);
-    dst->append(qualifier.data(), qualifier.size());
-  } else {
-    const size_t qual_common = common - row_end - 1 - key.byte(row_end);
-    dst->append(qualifier.data() + qual_common, qualifier.size() - qual_common);
+// EncodeVLong (Hadoop writeVLong) where dst has kMaxVLongSize bytes of room whatever v is: the
+// bytes after the length byte as one shifted 8-byte store instead of a byte loop (multi-byte
+// sequence ids are the common case in files written before a compaction).
+inline int EncodeVLongInRoom(char* dst, int64_t v) {
+  if (v >= -112 && v <= 127) {
+    dst[0] = static_cast<char>(v);
+    return 1;
   }
+  int len = -112;
+  uint64_t u = static_cast<uint64_t>(v);
+  if (v < 0) {
+    u = ~u;
+    len = -120;
+  }
+  const int n = 8 - __builtin_clzll(u) / 8;  // 1..8, u != 0 here
+  dst[0] = static_cast<char>(len - n);
+  EncodeFixed64BE(dst + 1, u << (8 * (8 - n)));
+  return 1 + n;
 }
+
+}  // namespace
 
 bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, uint32_t klen,
                        uint32_t common, bool first, char* key, const char** why) {
@@ -109,7 +99,7 @@ DeltaBlockEncoder::DeltaBlockEncoder(DataBlockEncoding encoding, const CellForma
     : encoding_(encoding), format_(format) {}
 
 void DeltaBlockEncoder::Reset() {
-  data_.assign(kHeaderSize, '\0');
+  used_ = kHeaderSize;
   count_ = 0;
   encoded_ = 0;
   unencoded_ = 0;
@@ -117,30 +107,63 @@ void DeltaBlockEncoder::Reset() {
 }
 
 void DeltaBlockEncoder::Add(const Cell& cell) {
-  EncodeKeyValue(cell);
+  // One bound for the whole cell, so that everything below is a plain store: the tags are
+  // compressed first (the dictionary only sees tags, so the order against the key is free).
+  Slice tags = cell.tags;
+  size_t suffix = 0;
   if (format_.include_tags) {
-    PutCompressedInt(&data_, static_cast<uint32_t>(cell.tags.size()));
-    if (!cell.tags.empty()) {
-      if (format_.tags_compressed) CompressTags(cell.tags, &dict_, &data_);
-      else data_.append(cell.tags.data(), cell.tags.size());
+    if (format_.tags_compressed && !tags.empty()) {
+      tags_buf_.clear();
+      CompressTags(tags, &dict_, &tags_buf_);
+      tags = Slice(tags_buf_);
+    }
+    suffix += 5 + tags.size();
+  }
+  if (format_.include_mvcc) suffix += kMaxVLongSize;
+  Reserve(kMaxKeyValueOverhead + cell.key.size() + cell.value.size() + suffix);
+  char* p = EncodeKeyValue(cell, buf_.data() + used_);
+  if (format_.include_tags) {
+    // The uncompressed length, even before compressed tags.
+    p = EncodeCompressedInt(p, static_cast<uint32_t>(cell.tags.size()));
+    if (!tags.empty()) {
+      memcpy(p, tags.data(), tags.size());
+      p += tags.size();
     }
   }
-  if (format_.include_mvcc) PutVLong(&data_, static_cast<int64_t>(cell.sequence_id));
-  unencoded_ += UnencodedCellSize(cell, format_);
-  prev_key_.assign(cell.key.data(), cell.key.size());
-  encoded_ = data_.size() - kHeaderSize;
+  // UnencodedCellSize, from what was just written: the vlong's size is the bytes it took.
+  size_t unencoded = 8 + cell.key.size() + cell.value.size();
+  if (format_.include_tags) unencoded += 2 + cell.tags.size();
+  if (format_.include_mvcc) {
+    const int n = EncodeVLongInRoom(p, static_cast<int64_t>(cell.sequence_id));
+    p += n;
+    unencoded += static_cast<size_t>(n);
+  }
+  used_ = static_cast<size_t>(p - buf_.data());
+  unencoded_ += unencoded;
+  if (prev_key_.size() < cell.key.size()) {
+    prev_key_.resize(std::max(cell.key.size(), 2 * prev_key_.size()));
+  }
+  memcpy(prev_key_.data(), cell.key.data(), cell.key.size());
+  prev_key_len_ = cell.key.size();
+  encoded_ = used_ - kHeaderSize;
   ++count_;
 }
 
+void DeltaBlockEncoder::WriteHeader() {
+  Reserve(0);  // a block without cells still has its header
+  EncodeFixed16BE(buf_.data(), static_cast<uint16_t>(encoding_));
+  EncodeFixed32BE(buf_.data() + 2, static_cast<uint32_t>(unencoded_));
+}
+
 void DeltaBlockEncoder::Finish(std::string* body) {
-  EncodeFixed16BE(data_.data(), static_cast<uint16_t>(encoding_));
-  EncodeFixed32BE(data_.data() + 2, static_cast<uint32_t>(unencoded_));
-  if (body->empty()) {
-    body->swap(data_);
-  } else {
-    body->append(data_);
-  }
-  data_.assign(kHeaderSize, '\0');
+  WriteHeader();
+  body->append(buf_.data(), used_);
+  used_ = kHeaderSize;
+}
+
+Slice DeltaBlockEncoder::FinishBlock(std::string* /*scratch*/) {
+  WriteHeader();
+  return Slice(buf_.data(), used_);
 }
 
 DeltaBlockDecoder::DeltaBlockDecoder(DataBlockEncoding encoding, const CellFormat& format)

@@ -25,6 +25,7 @@
 #define HFILE_SRC_DATA_BLOCK_DELTA_H_
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "data_block_internal.h"
@@ -37,7 +38,37 @@ namespace hfile {
 // the common prefix of the 2-byte lengths; otherwise row bytes; equal rows add the whole family
 // (assumed equal: one family per file); then qualifier bytes; only with_ts_type and fully equal
 // qualifiers go on into the timestamp bytes, and then the type. REQUIRES: valid keys.
-size_t FlatKeyCommonPrefix(const Slice& cur, const Slice& prev, bool with_ts_type);
+// Inline: every PREFIX / DIFF / FAST_DIFF cell takes it once, and with_ts_type is a constant at
+// each call.
+inline size_t FlatKeyCommonPrefix(const Slice& cur, const Slice& prev, bool with_ts_type) {
+  const size_t row_len = KeyRowLength(cur);
+  if (row_len != KeyRowLength(prev)) return cur[0] == prev[0] ? 1 : 0;
+  const size_t row_common = CommonPrefixLength(cur.data() + 2, prev.data() + 2, row_len);
+  size_t n = 2 + row_common;
+  if (row_common != row_len) return n;
+  n += 1 + cur.byte(2 + row_len);  // family: bypassFamilyCheck, one family per file
+  const Slice q1 = KeyQualifier(cur), q2 = KeyQualifier(prev);
+  const size_t q_common =
+      CommonPrefixLength(q1.data(), q2.data(), std::min(q1.size(), q2.size()));
+  n += q_common;
+  if (!with_ts_type || std::max(q1.size(), q2.size()) != q_common) return n;
+  const size_t ts_common = CommonPrefixLength(cur.end() - 9, prev.end() - 9, 8);
+  n += ts_common;
+  if (ts_common != 8) return n;
+  if (KeyTypeByte(cur) == KeyTypeByte(prev)) n += 1;
+  return n;
+}
+
+// Writes v as a compressedInt (7 bits a byte, least significant first) at p, which has room for
+// 5 bytes; returns the byte after it.
+inline char* EncodeCompressedInt(char* p, uint32_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
 
 class DeltaBlockEncoder : public DataBlockEncoder {
  public:
@@ -51,25 +82,49 @@ class DeltaBlockEncoder : public DataBlockEncoder {
   size_t EncodedSize() const override { return encoded_; }
   size_t cell_count() const override { return count_; }
   void Finish(std::string* body) override;
+  // The body in place in buf_ (valid until the next Reset or Add).
+  Slice FinishBlock(std::string* scratch) override;
 
  protected:
-  // Appends the key/value part of `cell` to data_; prev_key_ holds the previous cell's key when
-  // count_ > 0.
-  virtual void EncodeKeyValue(const Cell& cell) = 0;
+  // Most bytes an encoding writes for one cell besides its key and value bytes: DIFF's first
+  // cell (family length and family, flag, three compressedInts, timestamp, type).
+  static constexpr size_t kMaxKeyValueOverhead = 1 + 255 + 1 + 3 * 5 + 8 + 1;
 
-  // The block's id (u16) and unencoded size (i32), filled in by Finish: data_ starts with them
-  // so that Finish hands the body over without copying the cells.
+  // Writes the key/value part of `cell` at p, which has room for kMaxKeyValueOverhead + key +
+  // value bytes, and returns the byte after it. prev_key() is the previous cell's key when
+  // count_ > 0. p points into buf_, which does not move during the call.
+  virtual char* EncodeKeyValue(const Cell& cell, char* p) = 0;
+
+  // The block's id (u16) and unencoded size (i32), filled in when the block is finished: buf_
+  // starts with them so that the body is handed over in place.
   static constexpr size_t kHeaderSize = 6;
-  std::string data_ = std::string(kHeaderSize, '\0');
-  std::string prev_key_;
+  // The block so far is buf_[0, used_). buf_ only grows (by doubling, zero-filled once per
+  // growth) and keeps its size across blocks, so that cells are written with plain stores at
+  // known offsets instead of a capacity check per field.
+  std::string buf_;
+  size_t used_ = kHeaderSize;
+  // The previous cell's key when count_ > 0.
+  Slice prev_key() const { return Slice(prev_key_.data(), prev_key_len_); }
   size_t count_ = 0;
 
  private:
+  // Room for n more bytes after used_.
+  void Reserve(size_t n) {
+    if (used_ + n > buf_.size()) buf_.resize(std::max(used_ + n, 2 * buf_.size()));
+  }
+  void WriteHeader();
+
+  // The previous key is copied into prev_key_[0, prev_key_len_): a buffer that only grows, so
+  // that keeping it is one memcpy (std::string::assign cost more than the copy).
+  std::string prev_key_;
+  size_t prev_key_len_ = 0;
+
   const DataBlockEncoding encoding_;
   const CellFormat format_;
   size_t unencoded_ = 0;
-  size_t encoded_ = 0;  // data_.size() - kHeaderSize as of the last Add; kept by Finish
+  size_t encoded_ = 0;  // used_ - kHeaderSize as of the last Add; kept by Finish
   TagDictionary dict_;
+  std::string tags_buf_;  // one cell's compressed tags
 };
 
 class DeltaBlockDecoder : public DataBlockDecoder {
@@ -138,8 +193,26 @@ class KeyBuffers {
   std::string bufs_[2];
   int cur_ = 0;
 };
-// The encoder side: appends the row/qualifier bytes DecodeDiffKeyHead expects.
-void EncodeDiffKeyHead(const Slice& key, size_t common, std::string* dst);
+// The encoder side of DecodeDiffKeyHead.
+// Writes the row/qualifier bytes DecodeDiffKeyHead expects at p (room for key.size() bytes) for
+// a key with `common` bytes in common with the previous one; returns the byte after them.
+inline char* EncodeDiffKeyHead(const Slice& key, size_t common, char* p) {
+  const size_t row_end = 2 + KeyRowLength(key);
+  const size_t qual_at = row_end + 1 + key.byte(row_end);
+  const size_t qual_len = key.size() - 9 - qual_at;
+  if (common < row_end) {
+    // The rest of the row-length field and of the row, then the whole qualifier; the family is
+    // omitted (writeRowKeyExcludingCommon + writeQualifier).
+    memcpy(p, key.data() + common, row_end - common);
+    p += row_end - common;
+    memcpy(p, key.data() + qual_at, qual_len);
+    return p + qual_len;
+  }
+  // The qualifier bytes after the common prefix (which covers row and family).
+  const size_t qual_common = common - qual_at;
+  memcpy(p, key.data() + qual_at + qual_common, qual_len - qual_common);
+  return p + (qual_len - qual_common);
+}
 
 }  // namespace hfile
 

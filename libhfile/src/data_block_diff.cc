@@ -25,6 +25,8 @@
 //    longFitsIn returns 8 for a value still negative after negation (Long.MIN_VALUE).
 //  * The timestamp field is LITTLE-endian, unlike everything else in the key.
 //  * Decoded ts = (IS_DIFF ? prevTs - v : v) with v negated first if TIMESTAMP_SIGN.
+#include <cstring>
+
 #include "hfile/coding.h"
 #include "data_block_delta.h"
 
@@ -54,28 +56,32 @@ class DiffEncoder final : public DeltaBlockEncoder {
       : DeltaBlockEncoder(kEncoding, format) {}
 
  protected:
-  void EncodeKeyValue(const Cell& cell) override {
+  char* EncodeKeyValue(const Cell& cell, char* p) override {
     const Slice key = cell.key;
+    const char* const ts_at = key.end() - 9;
+    const uint64_t cell_ts = DecodeFixed64BE(ts_at);
+    const uint8_t type = static_cast<uint8_t>(ts_at[8]);
     uint8_t flag = 0;
-    size_t common = 0;
-    int64_t ts = cell.timestamp();
+    int64_t ts = static_cast<int64_t>(cell_ts);
     const bool negative = ts < 0;
     if (negative) ts = Negate(ts);
     int64_t field = ts;
     int field_bytes = LongFitsIn(ts);
+    size_t common = 0;
+    const Slice prev = prev_key();
     if (count_ == 0) {
       if (negative) flag |= kTimestampSign;
-      const Slice family = cell.family();
-      PutFixed8(&data_, static_cast<uint8_t>(family.size()));
-      data_.append(family.data(), family.size());
+      // The family, with its length byte, once before the first cell.
+      const size_t family_at = 2 + KeyRowLength(key);
+      const size_t family_size = 1 + key.byte(family_at);
+      memcpy(p, key.data() + family_at, family_size);
+      p += family_size;
     } else {
-      const Slice prev(prev_key_);
       common = FlatKeyCommonPrefix(key, prev, false);
       if (key.size() == prev.size()) flag |= kSameKeyLength;
       if (cell.value.size() == prev_value_size_) flag |= kSameValueLength;
-      if (cell.type() == KeyTypeByte(prev)) flag |= kSameType;
-      int64_t diff = static_cast<int64_t>(static_cast<uint64_t>(KeyTimestamp(prev)) -
-                                          static_cast<uint64_t>(cell.timestamp()));
+      if (type == KeyTypeByte(prev)) flag |= kSameType;
+      int64_t diff = static_cast<int64_t>(DecodeFixed64BE(prev.end() - 9) - cell_ts);
       const bool minus_diff = diff < 0;
       if (minus_diff) diff = Negate(diff);
       const int diff_bytes = LongFitsIn(diff);
@@ -89,19 +95,21 @@ class DiffEncoder final : public DeltaBlockEncoder {
       }
     }
     flag |= static_cast<uint8_t>((field_bytes - 1) << kTimestampLengthShift);
-    PutFixed8(&data_, flag);
-    if (!(flag & kSameKeyLength)) PutCompressedInt(&data_, static_cast<uint32_t>(key.size()));
+    *p++ = static_cast<char>(flag);
+    if (!(flag & kSameKeyLength)) p = EncodeCompressedInt(p, static_cast<uint32_t>(key.size()));
     if (!(flag & kSameValueLength)) {
-      PutCompressedInt(&data_, static_cast<uint32_t>(cell.value.size()));
+      p = EncodeCompressedInt(p, static_cast<uint32_t>(cell.value.size()));
     }
-    PutCompressedInt(&data_, static_cast<uint32_t>(common));
-    EncodeDiffKeyHead(key, common, &data_);
-    for (int i = 0; i < field_bytes; ++i) {
-      data_.push_back(static_cast<char>(static_cast<uint64_t>(field) >> (8 * i)));
-    }
-    if (!(flag & kSameType)) PutFixed8(&data_, cell.type());
-    data_.append(cell.value.data(), cell.value.size());
+    p = EncodeCompressedInt(p, static_cast<uint32_t>(common));
+    p = EncodeDiffKeyHead(key, common, p);
+    // The timestamp field, little-endian: all 8 bytes stored, field_bytes of them kept.
+    const uint64_t f = static_cast<uint64_t>(field);
+    for (int i = 0; i < 8; ++i) p[i] = static_cast<char>(f >> (8 * i));
+    p += field_bytes;
+    if (!(flag & kSameType)) *p++ = static_cast<char>(type);
+    if (!cell.value.empty()) memcpy(p, cell.value.data(), cell.value.size());
     prev_value_size_ = cell.value.size();
+    return p + cell.value.size();
   }
 
  private:

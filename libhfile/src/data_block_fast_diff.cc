@@ -26,6 +26,7 @@
 //    byte.
 //  * SAME_VALUE is set whenever the value bytes equal the previous cell's, independently of
 //    SAME_TYPE; the decoded value is then the previous value.
+#include <algorithm>
 #include <cstring>
 
 #include "hfile/coding.h"
@@ -47,52 +48,56 @@ class FastDiffEncoder final : public DeltaBlockEncoder {
       : DeltaBlockEncoder(kEncoding, format) {}
 
  protected:
-  void EncodeKeyValue(const Cell& cell) override {
+  char* EncodeKeyValue(const Cell& cell, char* p) override {
     const Slice key = cell.key;
     if (count_ == 0) {
-      PutFixed8(&data_, 0);
-      PutCompressedInt(&data_, static_cast<uint32_t>(key.size()));
-      PutCompressedInt(&data_, static_cast<uint32_t>(cell.value.size()));
-      PutCompressedInt(&data_, 0);
-      data_.append(key.data(), key.size());
-      AppendValue(cell.value);
-      return;
+      *p++ = 0;
+      p = EncodeCompressedInt(p, static_cast<uint32_t>(key.size()));
+      p = EncodeCompressedInt(p, static_cast<uint32_t>(cell.value.size()));
+      *p++ = 0;
+      memcpy(p, key.data(), key.size());
+      return WriteValue(cell.value, p + key.size());
     }
-    const Slice prev(prev_key_);
+    const Slice prev = prev_key();
     const size_t common = FlatKeyCommonPrefix(key, prev, false);
     uint8_t flag = 0;
     if (key.size() == prev.size()) flag |= kSameKeyLength;
     const Slice prev_value = PreviousValue();
     if (cell.value.size() == prev_value.size()) flag |= kSameValueLength;
-    if (cell.type() == KeyTypeByte(prev)) flag |= kSameType;
     const char* ts = key.end() - 9;
     const char* prev_ts = prev.end() - 9;
-    size_t ts_common = 0;
-    while (ts_common < 7 && ts[ts_common] == prev_ts[ts_common]) ++ts_common;
+    if (ts[8] == prev_ts[8]) flag |= kSameType;
+    // Leading timestamp bytes shared, at most 7: one 8-byte comparison.
+    const size_t ts_common = std::min<size_t>(CommonPrefixLength(ts, prev_ts, 8), 7);
     flag |= static_cast<uint8_t>(ts_common);
     if (cell.value == prev_value) flag |= kSameValue;
 
-    PutFixed8(&data_, flag);
-    if (!(flag & kSameKeyLength)) PutCompressedInt(&data_, static_cast<uint32_t>(key.size()));
+    *p++ = static_cast<char>(flag);
+    if (!(flag & kSameKeyLength)) p = EncodeCompressedInt(p, static_cast<uint32_t>(key.size()));
     if (!(flag & kSameValueLength)) {
-      PutCompressedInt(&data_, static_cast<uint32_t>(cell.value.size()));
+      p = EncodeCompressedInt(p, static_cast<uint32_t>(cell.value.size()));
     }
-    PutCompressedInt(&data_, static_cast<uint32_t>(common));
-    EncodeDiffKeyHead(key, common, &data_);
-    data_.append(ts + ts_common, 8 - ts_common);
-    if (!(flag & kSameType)) PutFixed8(&data_, cell.type());
-    if (!(flag & kSameValue)) AppendValue(cell.value);  // else the previous bytes stay current
+    p = EncodeCompressedInt(p, static_cast<uint32_t>(common));
+    p = EncodeDiffKeyHead(key, common, p);
+    // The timestamp bytes after the common ones: the timestamp shifted up by them, stored as
+    // one 8-byte word of which 8 - ts_common bytes are kept.
+    EncodeFixed64BE(p, DecodeFixed64BE(ts) << (8 * ts_common));
+    p += 8 - ts_common;
+    if (!(flag & kSameType)) *p++ = ts[8];
+    if (flag & kSameValue) return p;  // the previous bytes stay current
+    return WriteValue(cell.value, p);
   }
 
  private:
   // The previous value is where it was written in this block, not a copy (values are the bulk
   // of the bytes: copying each one again cost more than encoding the key).
-  void AppendValue(const Slice& value) {
-    value_at_ = data_.size();
+  char* WriteValue(const Slice& value, char* p) {
+    value_at_ = static_cast<size_t>(p - buf_.data());
     value_len_ = value.size();
-    data_.append(value.data(), value.size());
+    if (!value.empty()) memcpy(p, value.data(), value.size());
+    return p + value.size();
   }
-  Slice PreviousValue() const { return Slice(data_.data() + value_at_, value_len_); }
+  Slice PreviousValue() const { return Slice(buf_.data() + value_at_, value_len_); }
 
   size_t value_at_ = 0, value_len_ = 0;
 };

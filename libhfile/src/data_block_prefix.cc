@@ -15,6 +15,8 @@
 //    shorter qualifier is a prefix of a longer one (raw bytes run on into the timestamp). We write
 //    the field-by-field form; the decoder accepts both, as HBase's does.
 //  * The first field is the length of the key *tail*, not of the key.
+#include <cstring>
+
 #include "hfile/coding.h"
 #include "data_block_delta.h"
 
@@ -29,13 +31,17 @@ class PrefixEncoder final : public DeltaBlockEncoder {
       : DeltaBlockEncoder(kEncoding, format) {}
 
  protected:
-  void EncodeKeyValue(const Cell& cell) override {
-    const size_t common = count_ == 0 ? 0 : FlatKeyCommonPrefix(cell.key, prev_key_, true);
-    PutCompressedInt(&data_, static_cast<uint32_t>(cell.key.size() - common));
-    PutCompressedInt(&data_, static_cast<uint32_t>(cell.value.size()));
-    PutCompressedInt(&data_, static_cast<uint32_t>(common));
-    data_.append(cell.key.data() + common, cell.key.size() - common);
-    data_.append(cell.value.data(), cell.value.size());
+  char* EncodeKeyValue(const Cell& cell, char* p) override {
+    const Slice key = cell.key;
+    const size_t common = count_ == 0 ? 0 : FlatKeyCommonPrefix(key, prev_key(), true);
+    const size_t tail = key.size() - common;
+    p = EncodeCompressedInt(p, static_cast<uint32_t>(tail));
+    p = EncodeCompressedInt(p, static_cast<uint32_t>(cell.value.size()));
+    p = EncodeCompressedInt(p, static_cast<uint32_t>(common));
+    memcpy(p, key.data() + common, tail);
+    p += tail;
+    if (!cell.value.empty()) memcpy(p, cell.value.data(), cell.value.size());
+    return p + cell.value.size();
   }
 };
 
