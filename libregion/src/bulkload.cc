@@ -8,10 +8,14 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "fs_util.h"
 #include "hfile/escape.h"
@@ -459,6 +463,200 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
 
 namespace {
 
+// The writers of one key range of the output: a StoreWriter per family, each cell routed to
+// its family's.
+class RangeWriter {
+ public:
+  static Result<std::unique_ptr<RangeWriter>> Open(
+      const std::vector<StoreWriterOptions>& families,
+      const std::map<std::string, size_t, std::less<>>* writer_of) {
+    auto r = std::unique_ptr<RangeWriter>(new RangeWriter(writer_of));
+    for (const auto& wo : families) {
+      HFILE_ASSIGN_OR_RETURN(auto w, StoreWriter::Open(wo));
+      r->writers_.push_back(std::move(w));
+    }
+    return r;
+  }
+
+  Status Add(const Cell& c) {
+    const Slice fam = c.family();
+    if (w_ == nullptr || fam != Slice(last_family_)) {
+      last_family_.assign(fam.data(), fam.size());
+      w_ = writers_[writer_of_->find(last_family_)->second].get();
+    }
+    return w_->Add(c);
+  }
+
+  // Every family's outputs (by family), each verified; on error every output is removed.
+  Result<std::vector<std::vector<StoreOutput>>> Finish() {
+    std::vector<std::vector<StoreOutput>> outs;
+    for (auto& w : writers_) {
+      HFILE_ASSIGN_OR_RETURN(auto o, w->Finish());
+      outs.push_back(std::move(o));
+    }
+    return outs;
+  }
+
+ private:
+  explicit RangeWriter(const std::map<std::string, size_t, std::less<>>* writer_of)
+      : writer_of_(writer_of) {}
+  const std::map<std::string, size_t, std::less<>>* writer_of_;
+  std::vector<std::unique_ptr<StoreWriter>> writers_;
+  std::string last_family_;
+  StoreWriter* w_ = nullptr;
+};
+
+// Cells copied into one buffer (no allocation per cell once the batch has grown).
+struct CellBatch {
+  static constexpr size_t kBytes = size_t{1} << 20;
+  struct Sizes {
+    uint32_t key, value, tags;
+    uint64_t sequence_id;
+  };
+  std::string bytes;
+  std::vector<Sizes> cells;
+
+  bool Full(const Cell& c) const {
+    return !cells.empty() && bytes.size() + c.key.size() + c.value.size() + c.tags.size() > kBytes;
+  }
+  void Append(const Cell& c) {
+    bytes.append(c.key.data(), c.key.size());
+    bytes.append(c.value.data(), c.value.size());
+    bytes.append(c.tags.data(), c.tags.size());
+    cells.push_back(Sizes{static_cast<uint32_t>(c.key.size()),
+                          static_cast<uint32_t>(c.value.size()),
+                          static_cast<uint32_t>(c.tags.size()), c.sequence_id});
+  }
+  void Clear() {
+    bytes.clear();
+    cells.clear();
+  }
+};
+
+// A RangeWriter on a thread of its own, fed in batches through a bounded queue: the calling
+// thread goes on merging (and feeding the next range) while this range is written and verified.
+// Destroyed before Wait() succeeded, it stops the thread and every output is removed.
+class AsyncRange {
+ public:
+  explicit AsyncRange(std::unique_ptr<RangeWriter> writer)
+      : writer_(std::move(writer)), filling_(NewBatch()) {
+    thread_ = std::thread([this] { Run(); });
+  }
+  ~AsyncRange() {
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      abort_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+    writer_.reset();  // unless finished: removes its outputs
+  }
+  AsyncRange(const AsyncRange&) = delete;
+  AsyncRange& operator=(const AsyncRange&) = delete;
+
+  // Queues the cell (a copy); the writer thread's error once it has failed.
+  Status Add(const Cell& c) {
+    if (filling_->Full(c)) HFILE_RETURN_IF_ERROR(Push(/*last=*/false));
+    filling_->Append(c);
+    return Status::OK();
+  }
+  // No more cells: the thread finishes the outputs.
+  Status Close() { return Push(/*last=*/true); }
+  // Waits for the thread: the range's outputs by family, verified.
+  Result<std::vector<std::vector<StoreOutput>>> Wait() {
+    thread_.join();
+    if (!status_.ok()) return status_;
+    return std::move(outputs_);
+  }
+
+ private:
+  static constexpr size_t kQueued = 4;  // full batches waiting; + one filling, one written
+
+  std::unique_ptr<CellBatch> NewBatch() {
+    auto b = std::make_unique<CellBatch>();
+    b->bytes.reserve(CellBatch::kBytes);
+    return b;
+  }
+
+  Status Push(bool last) {
+    std::unique_lock<std::mutex> l(mu_);
+    cv_.wait(l, [&] { return queue_.size() < kQueued || failed_; });
+    if (failed_) return status_;
+    queue_.push_back(std::move(filling_));
+    last_ = last;
+    if (!last) {
+      if (!free_.empty()) {
+        filling_ = std::move(free_.back());
+        free_.pop_back();
+      }
+    }
+    l.unlock();
+    cv_.notify_all();
+    if (!last && filling_ == nullptr) filling_ = NewBatch();
+    return Status::OK();
+  }
+
+  void Run() {
+    Status s;
+    while (true) {
+      std::unique_ptr<CellBatch> b;
+      bool last = false;
+      {
+        std::unique_lock<std::mutex> l(mu_);
+        cv_.wait(l, [&] { return !queue_.empty() || abort_; });
+        if (abort_) return;
+        b = std::move(queue_.front());
+        queue_.pop_front();
+        last = last_ && queue_.empty();
+      }
+      cv_.notify_all();
+      const char* p = b->bytes.data();
+      for (const auto& z : b->cells) {
+        Cell c{Slice(p, z.key), Slice(p + z.key, z.value), Slice(p + z.key + z.value, z.tags),
+               z.sequence_id};
+        p += z.key + z.value + z.tags;
+        s = writer_->Add(c);
+        if (!s.ok()) break;
+      }
+      if (s.ok() && last) {
+        auto outs = writer_->Finish();
+        if (outs.ok()) {
+          outputs_ = std::move(*outs);
+          return;
+        }
+        s = outs.status();
+      }
+      if (!s.ok()) {
+        {
+          std::lock_guard<std::mutex> l(mu_);
+          failed_ = true;
+          status_ = s;
+        }
+        cv_.notify_all();
+        return;
+      }
+      b->Clear();
+      {
+        std::lock_guard<std::mutex> l(mu_);
+        free_.push_back(std::move(b));
+      }
+    }
+  }
+
+  std::unique_ptr<RangeWriter> writer_;
+  std::unique_ptr<CellBatch> filling_;  // the calling thread's
+  std::mutex mu_;
+  std::condition_variable cv_;  // a batch queued or taken, a failure, or aborting
+  std::deque<std::unique_ptr<CellBatch>> queue_;
+  std::vector<std::unique_ptr<CellBatch>> free_;
+  bool last_ = false;   // the batch queued last ends the range
+  bool failed_ = false;
+  bool abort_ = false;
+  Status status_;  // the thread's error (set under mu_, read after failed_ or the join)
+  std::vector<std::vector<StoreOutput>> outputs_;
+  std::thread thread_;  // last: started once everything above exists
+};
+
 Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadReport* report) {
   const auto start = std::chrono::steady_clock::now();
   auto finish_time = [&] {
@@ -577,86 +775,94 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
     if (::mkdir(dir.c_str(), 0755) != 0) return ErrnoStatus("cannot create", dir);
     writer_of[plan.families[i].name] = i;
   }
-  // One StoreWriter per family; with create_splits a new set per computed range.
+  // The output's key ranges (the regions, or with create_splits those cut from the data),
+  // each written by a RangeWriter: a StoreWriter per family. With writer_threads > 1 each range
+  // is written on a thread of its own (AsyncRange) while this thread merges on.
   const bool computed = plan.create_splits > 0;
-  std::vector<std::unique_ptr<StoreWriter>> writers;
-  auto open_writers = [&]() -> Status {
-    writers.clear();
-    for (const auto& f : plan.families) {
-      StoreWriterOptions wo;
-      wo.dir = JoinPath(staging, f.name);
-      wo.writer = f.writer;
-      wo.writer.create_time_ms = now;
-      wo.writer.bulkload_timestamp = now;
-      wo.writer.bulkload_source_task = o.source_task;
-      wo.writer.major_compaction = true;
-      wo.writer.exclude_from_minor_compaction = false;
-      if (!computed) wo.boundaries = plan.boundaries;
-      wo.roll_bytes = plan.max_file_size;
-      wo.cancel = o.cancel;
-      HFILE_ASSIGN_OR_RETURN(auto w, StoreWriter::Open(std::move(wo)));
-      writers.push_back(std::move(w));
-    }
+  std::vector<StoreWriterOptions> family_options;
+  for (const auto& f : plan.families) {
+    StoreWriterOptions wo;
+    wo.dir = JoinPath(staging, f.name);
+    wo.writer = f.writer;
+    wo.writer.create_time_ms = now;
+    wo.writer.bulkload_timestamp = now;
+    wo.writer.bulkload_source_task = o.source_task;
+    wo.writer.major_compaction = true;
+    wo.writer.exclude_from_minor_compaction = false;
+    wo.roll_bytes = plan.max_file_size;
+    wo.cancel = o.cancel;
+    family_options.push_back(std::move(wo));
+  }
+  const size_t threads = static_cast<size_t>(std::max(1, o.writer_threads));
+  // Each finished range's outputs by family, in range order.
+  std::vector<std::pair<size_t, std::vector<std::vector<StoreOutput>>>> finished;
+  std::unique_ptr<RangeWriter> inline_range;           // threads == 1
+  std::deque<std::pair<size_t, std::unique_ptr<AsyncRange>>> async;  // open ranges, in order
+  size_t current = 0;  // the range being fed (when inline_range or async.back() is open)
+  bool open = false;
+  auto collect_front = [&]() -> Status {
+    HFILE_ASSIGN_OR_RETURN(auto outs, async.front().second->Wait());
+    finished.emplace_back(async.front().first, std::move(outs));
+    async.pop_front();
     return Status::OK();
   };
-  std::vector<size_t> files_of(plan.families.size(), 0);
-  auto finish_writers = [&](size_t computed_range) -> Status {
-    for (size_t i = 0; i < writers.size(); ++i) {
-      HFILE_ASSIGN_OR_RETURN(auto outs, writers[i]->Finish());
-      const std::string& fam = plan.families[i].name;
-      for (const auto& out : outs) {
-        const std::string region = computed ? "range-" + std::to_string(computed_range)
-                                            : plan.regions[out.range].encoded_name;
-        BulkLoadFile file{region, fam, JoinPath(JoinPath(o.out_dir, fam), out.name), -1,
-                          out.cells, out.file_size};
-        if (plan.into) {
-          // The name HRegionFileSystem.bulkLoadStoreFile gives a file loaded with sequence id
-          // n: a fresh UUID (the staged file's own) + "_SeqId_<n>_".
-          file.sequence_id = plan.regions[out.range].sequence_id;
-          const std::string placed =
-              fmt::format("{}/{}/{}_SeqId_{}_", region, fam, out.name, file.sequence_id);
-          t.Put(t.staging + "/" + fam + "/" + out.name, placed);
-          file.path = JoinPath(o.table_dir, placed);
-        }
-        report->files.push_back(std::move(file));
-        report->bytes_written += out.file_size;
-      }
-      files_of[i] += outs.size();
+  auto close_range = [&]() -> Status {
+    if (!open) return Status::OK();
+    open = false;
+    if (inline_range) {
+      HFILE_ASSIGN_OR_RETURN(auto outs, inline_range->Finish());
+      inline_range.reset();
+      finished.emplace_back(current, std::move(outs));
+      return Status::OK();
     }
-    writers.clear();
+    return async.back().second->Close();
+  };
+  auto open_range = [&](size_t r) -> Status {
+    HFILE_RETURN_IF_ERROR(close_range());
+    // At most `threads` ranges open: the oldest finished before another starts.
+    while (async.size() >= threads) HFILE_RETURN_IF_ERROR(collect_front());
+    HFILE_ASSIGN_OR_RETURN(auto w, RangeWriter::Open(family_options, &writer_of));
+    if (threads == 1) {
+      inline_range = std::move(w);
+    } else {
+      async.emplace_back(r, std::make_unique<AsyncRange>(std::move(w)));
+    }
+    current = r;
+    open = true;
     return Status::OK();
   };
-  HFILE_RETURN_IF_ERROR(open_writers());
+  auto add = [&](const Cell& c) -> Status {
+    return inline_range ? inline_range->Add(c) : async.back().second->Add(c);
+  };
   const uint64_t total = sorter->stats().cells_added;
   // create_splits: cut at the first row change once the bytes so far reach the next 1/N of
   // the cells' bytes (as added; duplicates make the ranges a little uneven).
   size_t range = 0;
   uint64_t bytes_so_far = 0;
   std::string last_row;
-  std::string last_family;
-  StoreWriter* w = nullptr;
   uint64_t written = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
     const Cell& c = it->cell();
+    const Slice row = c.row();
     if (computed) {
-      const Slice row = c.row();
       if (written > 0 && row != Slice(last_row) && range + 1 < plan.create_splits &&
           bytes_so_far >= (range + 1) * (added_bytes / plan.create_splits)) {
-        HFILE_RETURN_IF_ERROR(finish_writers(range));
-        HFILE_RETURN_IF_ERROR(open_writers());
-        w = nullptr;
         report->split_rows.push_back(row.ToString());
         ++range;
+        HFILE_RETURN_IF_ERROR(open_range(range));
       }
       last_row.assign(row.data(), row.size());
       bytes_so_far += KeyValueSize(c);
+    } else if (open && (range + 1 == plan.regions.size() ||
+                        row.compare(Slice(plan.boundaries[range])) < 0)) {
+      // still in the range being fed (the sorted order: no row goes back)
+    } else {
+      while (range + 1 < plan.regions.size() && !(row.compare(Slice(plan.boundaries[range])) < 0))
+        ++range;
+      HFILE_RETURN_IF_ERROR(open_range(range));
     }
-    Slice fam = c.family();
-    if (w == nullptr || fam != Slice(last_family)) {
-      last_family.assign(fam.data(), fam.size());
-      w = writers[writer_of.find(last_family)->second].get();
-    }
-    HFILE_RETURN_IF_ERROR(w->Add(c));
+    if (!open) HFILE_RETURN_IF_ERROR(open_range(range));
+    HFILE_RETURN_IF_ERROR(add(c));
     if ((++written & 0x3FFF) == 0 && o.progress)
       o.progress(BulkLoadProgress{"write", 0, 0, written, total});
   }
@@ -666,7 +872,40 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
   report->duplicates_dropped = sorter->stats().duplicates_dropped;
   report->sort_runs = sorter->stats().runs_spilled;
   report->sort_spilled_bytes = sorter->stats().spilled_bytes;
-  HFILE_RETURN_IF_ERROR(finish_writers(range));
+  HFILE_RETURN_IF_ERROR(close_range());
+  while (!async.empty()) HFILE_RETURN_IF_ERROR(collect_front());
+
+  // The report's files (and the journal's puts): by family, then region; create_splits by
+  // range, then family.
+  std::vector<size_t> files_of(plan.families.size(), 0);
+  auto report_outputs = [&](size_t r, size_t i, const std::vector<StoreOutput>& outs) {
+    const std::string& fam = plan.families[i].name;
+    for (const auto& out : outs) {
+      const std::string region =
+          computed ? "range-" + std::to_string(r) : plan.regions[r].encoded_name;
+      BulkLoadFile file{region, fam, JoinPath(JoinPath(o.out_dir, fam), out.name), -1,
+                        out.cells, out.file_size};
+      if (plan.into) {
+        // The name HRegionFileSystem.bulkLoadStoreFile gives a file loaded with sequence id
+        // n: a fresh UUID (the staged file's own) + "_SeqId_<n>_".
+        file.sequence_id = plan.regions[r].sequence_id;
+        const std::string placed =
+            fmt::format("{}/{}/{}_SeqId_{}_", region, fam, out.name, file.sequence_id);
+        t.Put(t.staging + "/" + fam + "/" + out.name, placed);
+        file.path = JoinPath(o.table_dir, placed);
+      }
+      report->files.push_back(std::move(file));
+      report->bytes_written += out.file_size;
+    }
+    files_of[i] += outs.size();
+  };
+  if (computed) {
+    for (const auto& [r, outs] : finished)
+      for (size_t i = 0; i < outs.size(); ++i) report_outputs(r, i, outs[i]);
+  } else {
+    for (size_t i = 0; i < plan.families.size(); ++i)
+      for (const auto& [r, outs] : finished) report_outputs(r, i, outs[i]);
+  }
   for (size_t i = 0; i < plan.families.size(); ++i) {
     const std::string& fam = plan.families[i].name;
     const bool empty = files_of[i] == 0;

@@ -636,6 +636,136 @@ TableView View(const Table& t) {
   return v;
 }
 
+// The loads of `o` with one writer thread and with two give the same files: the report's
+// (region, family, cells, size) in the same order and byte-identical contents (only the random
+// names differ).
+void ExpectSameWithOneAndTwoThreads(BulkLoadOptions o, size_t min_files) {
+  const std::string out = o.out_dir;
+  std::vector<BulkLoadReport> reps(2);
+  std::vector<std::string> outs;
+  for (int threads : {1, 2}) {
+    o.writer_threads = threads;
+    o.out_dir = out + "-" + std::to_string(threads);
+    Status s = Load(o, &reps[threads - 1]);
+    ASSERT_TRUE(s.ok()) << threads << ": " << s.ToString();
+    outs.push_back(o.out_dir);
+  }
+  const auto& a = reps[0].files;
+  const auto& b = reps[1].files;
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_GE(a.size(), min_files);
+  EXPECT_EQ(reps[0].split_rows, reps[1].split_rows);
+  EXPECT_EQ(reps[0].cells_written, reps[1].cells_written);
+  std::set<std::string> regions;
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_EQ(a[i].region, b[i].region) << i;
+    EXPECT_EQ(a[i].family, b[i].family) << i;
+    EXPECT_EQ(a[i].cells, b[i].cells) << i;
+    EXPECT_EQ(a[i].file_size, b[i].file_size) << i;
+    EXPECT_NE(fs::path(a[i].path).filename(), fs::path(b[i].path).filename()) << i;
+    std::ifstream fa(a[i].path, std::ios::binary), fb(b[i].path, std::ios::binary);
+    const std::string ca((std::istreambuf_iterator<char>(fa)), std::istreambuf_iterator<char>());
+    const std::string cb((std::istreambuf_iterator<char>(fb)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(ca.size(), a[i].file_size) << a[i].path;
+    EXPECT_TRUE(ca == cb) << a[i].path << " differs from " << b[i].path;
+    regions.insert(a[i].region);
+  }
+  EXPECT_GE(regions.size(), 2u);
+  auto sorted_cells = [](const std::string& dir) {  // AllCells goes by the random names
+    auto v = AllCells(dir);
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  EXPECT_EQ(sorted_cells(outs[0]), sorted_cells(outs[1]));
+  for (const auto& d : outs) fs::remove_all(d);
+}
+
+std::string ManyRows(int n) {
+  std::string text;
+  for (int i = 0; i < n; ++i)  // rows in all three regions, both families, 100-byte values
+    text += fmt::format("{}{:05d}\t{}\t{}\n", "agmtx"[i % 5], i, std::string(100, 'a' + i % 26),
+                        i % 3 == 0 ? "" : std::to_string(i));
+  return text;
+}
+
+// Several regions (and rolled files) written on two threads: the same files as on one.
+TEST(BulkLoad, TwoWriterThreadsWriteTheSameFiles) {
+  Table t = MakeTable("bulkload_threads");
+  std::string in = WriteInput(t.root, "m.tsv", ManyRows(20000));
+  auto o = Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,f:a,g:b"}, {in});
+  o.max_file_size = 256 << 10;  // rolled: several files per region and family
+  o.memory_bytes = 0;           // the sorter's minimum: spilled runs merged
+  ExpectSameWithOneAndTwoThreads(o, 8);
+  // Ranges cut from the data: by range, then family, the same on either path.
+  o.max_file_size = 0;
+  o.create_splits = 4;
+  ExpectSameWithOneAndTwoThreads(o, 8);
+  // --into: the same files under the same _SeqId_ names' sequence ids, in the journal's order.
+  std::vector<std::vector<std::pair<std::string, uint64_t>>> loaded;
+  for (int threads : {1, 2}) {
+    Table it = MakeIntoTable("bulkload_threads_into");
+    auto io = IntoOptions(it, WriteInput(it.root, "m.tsv", ManyRows(20000)));
+    io.writer_threads = threads;
+    BulkLoadReport rep;
+    Status s = Load(io, &rep);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    loaded.emplace_back();
+    for (const auto& f : rep.files)
+      loaded.back().emplace_back(f.region + "/" + f.family + "#" + std::to_string(f.sequence_id),
+                                 f.file_size);
+  }
+  EXPECT_EQ(loaded[0].size(), 6u);
+  EXPECT_EQ(loaded[0], loaded[1]);
+}
+
+// An error in one writer thread (region [m, t) outgrows RLIMIT_FSIZE; region ['', m) is
+// small and fine) fails the load: nothing in the out dir, no staging or sort dir left.
+TEST(BulkLoad, WriterThreadFailureLeavesNothing) {
+  Table t = MakeTable("bulkload_thread_fail");
+  std::string text = "a1\tsmall\nb1\tsmall\n";
+  for (int i = 0; i < 2000; ++i)
+    text += "n" + std::to_string(i) + "\t" + std::string(200, 'x') + "\n";
+  std::string in = WriteInput(t.root, "full.tsv", text);
+  for (bool into : {false, true}) {
+    Table it = into ? MakeIntoTable("bulkload_thread_fail_into") : t;
+    auto o = into ? IntoOptions(it, WriteInput(it.root, "full.tsv", text))
+                  : Options(t, {"-Dimporttsv.columns=HBASE_ROW_KEY,g:q"}, {in});
+    if (into) o.import = *ParseImportArgs({"-Dimporttsv.columns=HBASE_ROW_KEY,g:q"});
+    o.writer_threads = 2;
+    const TableView before = View(it);
+    auto plan = PlanBulkLoad(o);
+    ASSERT_TRUE(plan.ok()) << plan.status().ToString();
+    struct rlimit old;
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+    auto old_handler = signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = old;
+    lim.rlim_cur = 16 << 10;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    BulkLoadReport rep;
+    Status s = RunBulkLoad(*plan, o, &rep);
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, old_handler);
+    ASSERT_TRUE(s.IsIOError()) << s.ToString();
+    EXPECT_NE(s.message().find("File too large"), std::string::npos) << s.ToString();
+    if (!into) {
+      EXPECT_FALSE(fs::exists(o.out_dir));
+      for (const auto& e : fs::directory_iterator(t.root)) {
+        const std::string n = e.path().filename().string();
+        EXPECT_TRUE(n == "data" || n == "full.tsv") << n;
+      }
+    } else {
+      const TableView after = View(it);
+      EXPECT_EQ(after.cells, before.cells);
+      EXPECT_TRUE(after.loaded.empty());
+      auto j = ReadJournal(CommitScope{it.dir, ""});
+      ASSERT_TRUE(j.ok());
+      EXPECT_FALSE(j->has_value());
+      for (const auto& e : fs::directory_iterator(it.dir))
+        EXPECT_EQ(e.path().filename().string().find("bulkload"), std::string::npos) << e.path();
+    }
+  }
+}
+
 TEST(BulkLoadInto, NamesAndSequenceIdsPerRegion) {
   Table t = MakeIntoTable("bulkload_into");
   const std::string parent_dir = t.dir + "/" + Info("m", "z", 500).EncodedName();
