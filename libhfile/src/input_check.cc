@@ -104,6 +104,22 @@ Status VerifyInput(const std::string& path, const VerifyOptions& options,
   return Status::OK();
 }
 
+std::string_view RefusalCode(const Status& s) {
+  // Both refusal forms name the code as ": <code>:" (after the path, or after "first") and say
+  // "the input is refused"; the earliest known code wins, so a context prefix cannot shadow it.
+  if (!s.IsCorruption()) return "";
+  const std::string& m = s.message();
+  if (m.find("the input is refused") == std::string::npos) return "";
+  std::string_view best;
+  size_t best_at = std::string::npos;
+  for (int i = 0; i < static_cast<int>(ProblemCode::kCount); ++i) {
+    const std::string_view name = ProblemCodeName(static_cast<ProblemCode>(i));
+    const size_t at = m.find(fmt::format(": {}:", name));
+    if (at < best_at) best_at = at, best = name;
+  }
+  return best;
+}
+
 Status CheckCellsRead(const Reader& reader, uint64_t cells_read) {
   if (cells_read == reader.trailer().entry_count) return Status::OK();
   return Refuse(reader, ProblemCode::kEntryCountMismatch, -1,
