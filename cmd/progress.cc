@@ -103,12 +103,12 @@ void Progress::Draw(std::chrono::steady_clock::time_point now) {
   }
   if (cells_ || total_cells_) {
     parts.push_back(total_cells_ && !total_bytes_
-                        ? fmt::format("{} of {} cells", cells_, total_cells_)
-                        : fmt::format("{} cells", cells_));
+                        ? fmt::format("{} of {} {}", cells_, total_cells_, unit_)
+                        : fmt::format("{} {}", cells_, unit_));
   }
   if (secs > 0.05 && (bytes_ || cells_)) {
     parts.push_back(bytes_ ? Bytes(bytes_ / secs) + "/s"
-                           : fmt::format("{:.0f} cells/s", cells_ / secs));
+                           : fmt::format("{:.0f} {}/s", cells_ / secs, unit_));
     if (frac > 0 && frac < 1) parts.push_back(fmt::format("ETA {:.0f} s", secs / frac - secs));
   }
   std::string joined;

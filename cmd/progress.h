@@ -16,6 +16,7 @@
 #include <mutex>
 #include <ostream>
 #include <string>
+#include <utility>
 
 namespace CLI {
 class App;
@@ -52,6 +53,8 @@ class Progress {
   void Update(uint64_t bytes, uint64_t cells, const std::string& label = "");
   // Erases the terminal line (before other output on stderr, and at the end).
   void Clear();
+  // What the phases count instead of "cells" (hfile-create: "regions", "family dirs").
+  void SetUnit(std::string unit) { unit_ = std::move(unit); }
 
  private:
   enum class Mode { kOff, kTerminal, kLines };
@@ -62,7 +65,7 @@ class Progress {
   Mode mode_ = Mode::kOff;
   std::chrono::milliseconds interval_{100};
   std::mutex mu_;
-  std::string phase_, label_;
+  std::string phase_, label_, unit_ = "cells";
   uint64_t total_bytes_ = 0, total_cells_ = 0, bytes_ = 0, cells_ = 0;
   std::chrono::steady_clock::time_point start_, last_{};
   bool drawn_ = false, printed_ = false;

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "json_error.h"
 #include "progress.h"
 #include "hfile/escape.h"
 #include "region/alter.h"
@@ -145,11 +146,11 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
   }
   out << fmt::format(
       "{{\"kind\":\"alter\",\"v\":1,\"path\":{},\"table\":{},\"table_dir\":{},\"dry_run\":{},\"ok\":{},"
-      "\"error\":{},\"descriptor\":{},\"families\":[{}],\"rewritten_stores\":{},"
+      "{},\"descriptor\":{},\"families\":[{}],\"rewritten_stores\":{},"
       "\"committed_stores\":{},\"bytes_in\":{},\"bytes_out\":{},\"cells_in\":{},"
       "\"cells_out\":{},\"refused\":{},\"seconds\":{:.3f}}}\n",
       Json(p.table_dir), Json(p.after.name().ToString()), Json(p.table_dir), dry_run, s.ok(),
-      s.ok() ? "null" : Json(s.ToString()),
+      JsonErrorFields(s),
       rep.descriptor_path.empty() ? "null" : Json(rep.descriptor_path), fams, stores, committed,
       bin, bout, cin, cout_, p.refused.size(), rep.seconds);
 }

@@ -11,6 +11,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "json_error.h"
 #include "progress.h"
 #include "hfile/escape.h"
 #include "region/bulkload.h"
@@ -119,13 +120,13 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
     split_rows += (split_rows.empty() ? "" : ",") + Json(Row(row));
   return fmt::format(
       "{{\"kind\":\"bulkload\",\"v\":1,\"path\":{},\"table\":{},\"out\":{},\"into\":{},"
-      "\"dry_run\":{},\"ok\":{},\"error\":{},"
+      "\"dry_run\":{},\"ok\":{},{},"
       "\"regions\":[{}],\"split_rows\":[{}],\"lines\":{},\"records\":{},\"bad_lines\":{},"
       "\"bad_by_reason\":{{{}}},\"cells\":{},\"duplicates_dropped\":{},\"cells_written\":{},"
       "\"files\":[{}],\"bytes\":{},\"completed_by_recovery\":{},"
       "\"sort\":{{\"memory\":{},\"runs\":{},\"spilled_bytes\":{}}},\"seconds\":{:.3f}}}\n",
       Json(o.table_dir), Json(p.table), p.into ? "null" : Json(o.out_dir), p.into, dry_run, s.ok(),
-      s.ok() ? "null" : Json(s.ToString()), regions, split_rows, r.parse.lines, r.parse.records,
+      JsonErrorFields(s), regions, split_rows, r.parse.lines, r.parse.records,
       r.parse.bad_lines, reasons, r.cells_sorted, r.duplicates_dropped, r.cells_written, files,
       r.bytes_written, r.completed_by_recovery, o.memory_bytes, r.sort_runs, r.sort_spilled_bytes,
       r.seconds);

@@ -10,6 +10,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "json_error.h"
 #include "progress.h"
 #include "hfile/escape.h"
 #include "region/compact.h"
@@ -107,7 +108,7 @@ void PrintJson(const CompactionPlan& plan, const std::string& path, const Compac
         "\"inputs\":{},\"expired\":{},\"output\":{},\"cells_in\":{},\"cells_out\":{},"
         "\"dropped\":{{\"versions\":{},\"ttl\":{},\"cell_ttl\":{},\"deleted\":{},"
         "\"delete_markers\":{}}},\"zeroed_sequence_ids\":{},\"bytes_in\":{},\"bytes_out\":{},"
-        "\"archived\":{},\"deleted\":{},\"out_of_range\":{},\"committed\":{},\"error\":{},"
+        "\"archived\":{},\"deleted\":{},\"out_of_range\":{},\"committed\":{},{},"
         "\"seconds\":{:.3f}}}",
         stores.empty() ? "" : ",", Json(plan.table_dir + "/" + s.region + "/" + s.family), table,
         Json(s.region), Json(s.family), s.skipped.empty() ? "null" : Json(s.skipped), s.all_files,
@@ -116,7 +117,7 @@ void PrintJson(const CompactionPlan& plan, const std::string& path, const Compac
         st.dropped_versions, st.dropped_ttl, st.dropped_cell_ttl, st.dropped_deleted,
         st.dropped_delete_markers, st.zeroed_sequence_ids, s.bytes_in, s.bytes_out, s.archived,
         s.deleted, s.out_of_range, s.skipped.empty() && !dry_run && s.committed,
-        s.status.ok() ? "null" : Json(s.status.ToString()), s.seconds);
+        JsonErrorFields(s.status), s.seconds);
   }
   out << fmt::format(
       "{{\"kind\":\"compact\",\"v\":1,\"path\":{},\"table\":{},\"dry_run\":{},\"files\":{},"

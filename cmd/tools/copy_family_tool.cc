@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "json_error.h"
 #include "hfile/escape.h"
 #include "progress.h"
 #include "region/copy_family.h"
@@ -45,12 +46,12 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
   }
   out << fmt::format(
       "{{\"kind\":\"copy-family\",\"v\":1,\"path\":{},\"table\":{},\"table_dir\":{},\"from\":{},\"to\":{},"
-      "\"dry_run\":{},\"ok\":{},\"error\":{},\"descriptor\":{},\"files\":[{}],\"files_in\":{},"
+      "\"dry_run\":{},\"ok\":{},{},\"descriptor\":{},\"files\":[{}],\"files_in\":{},"
       "\"files_out\":{},\"cells\":{},\"bytes_in\":{},\"bytes_out\":{},\"verified\":{},"
       "\"family_bytes_saved\":{},\"dropped\":{},\"refused\":{},\"seconds\":{:.3f},"
       "\"estimated_seconds\":{}}}\n",
       Json(p.target.table_dir), Json(p.before.name().ToString()), Json(p.target.table_dir),
-      Json(o.from), Json(o.to), o.dry_run, s.ok(), s.ok() ? "null" : Json(s.ToString()),
+      Json(o.from), Json(o.to), o.dry_run, s.ok(), JsonErrorFields(s),
       r.descriptor_path.empty() ? "null" : Json(r.descriptor_path), files, r.files_in, r.files_out,
       r.cells, r.bytes_in, r.bytes_out, r.verified, r.family_bytes_saved, r.dropped,
       p.refused.size(), r.seconds, o.dry_run ? fmt::format("{:.1f}", r.estimated_seconds) : "null");

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "json_error.h"
 #include "progress.h"
 #include "hfile/escape.h"
 #include "hfile/rewrite.h"
@@ -481,6 +482,7 @@ int RunRewriteTool(int argc, const char* const* argv, std::ostream& out, std::os
       return sig;
     }
     if (!s.ok()) {
+      if (f.json) out << JsonErrorRecord(in, s);
       PrintError(err, "hfile-rewrite", s);
       code = WorseExitCode(code, ExitCodeFor(s));
       continue;

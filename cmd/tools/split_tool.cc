@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "json_error.h"
 #include "progress.h"
 #include "hfile/escape.h"
 #include "region/split.h"
@@ -51,7 +52,10 @@ int RunFileSplit(const std::string& file, const std::vector<std::string>& bounda
     err << kTool << ": interrupted: nothing was written\n";
     return sig;
   }
-  if (!s.ok()) return ReportError(err, kTool, s);
+  if (!s.ok()) {
+    if (json) out << JsonErrorRecord(file, s);
+    return ReportError(err, kTool, s);
+  }
   if (json) {
     std::string outs;
     for (const auto& x : r.outputs)
@@ -333,8 +337,9 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
     }
     out << fmt::format(
         "{{\"kind\":\"region\",\"v\":1,\"path\":{},\"dry_run\":{},{},\"compacted\":{},"
-        "\"committed\":{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
-        Json(path), dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run, files,
+        "\"committed\":{},{},\"files\":[{}],\"recovered\":{},\"seconds\":{:.3f}}}\n",
+        Json(path), dry_run, PlanJson(done), JsonList(rep.compacted), s.ok() && !dry_run,
+        JsonErrorFields(s), files,
         JsonList(rep.recovered), rep.seconds);
   } else {
     for (const auto& r : rep.recovered) out << r << "\n";

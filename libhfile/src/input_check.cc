@@ -104,6 +104,35 @@ Status VerifyInput(const std::string& path, const VerifyOptions& options,
   return Status::OK();
 }
 
+std::string_view RefusalCode(const Status& s) {
+  if (!s.IsCorruption()) return "";
+  const std::string& m = s.message();
+  auto known = [](std::string_view token) -> std::string_view {
+    for (int i = 0; i < static_cast<int>(ProblemCode::kCount); ++i)
+      if (ProblemCodeName(static_cast<ProblemCode>(i)) == token) return token;
+    return "";
+  };
+  // VerifyInput: "<path>: does not verify (<n> error(s); first: <code>: ...".
+  static constexpr std::string_view kFirst = " error(s); first: ";
+  if (const size_t at = m.find(kFirst); at != std::string::npos) {
+    const size_t from = at + kFirst.size();
+    const size_t to = m.find(':', from);
+    return to == std::string::npos ? "" : known(std::string_view(m).substr(from, to - from));
+  }
+  // Refuse: "<path>: <code>: <offset, what> (the input is refused: ...". The last code before
+  // the marker: a context prefix and the path come before it, and no `what` names a code.
+  const size_t marker = m.find(" (the input is refused: ");
+  if (marker == std::string::npos) return "";
+  std::string_view best;
+  size_t best_at = 0;
+  for (int i = 0; i < static_cast<int>(ProblemCode::kCount); ++i) {
+    const std::string_view name = ProblemCodeName(static_cast<ProblemCode>(i));
+    const size_t at = m.rfind(fmt::format(": {}:", name), marker);
+    if (at != std::string::npos && (best.empty() || at > best_at)) best_at = at, best = name;
+  }
+  return best;
+}
+
 Status CheckCellsRead(const Reader& reader, uint64_t cells_read) {
   if (cells_read == reader.trailer().entry_count) return Status::OK();
   return Refuse(reader, ProblemCode::kEntryCountMismatch, -1,

@@ -209,11 +209,18 @@ Result<CreateTableResult> CreateTable(const CreateTableOptions& o) {
   auto desc_path = WriteTableDescriptor(staged, r.descriptor, so);
   if (!desc_path.ok()) return rollback(desc_path.status());
   r.descriptor_file = fs::path(*desc_path).filename().string();
-  for (const auto& info : r.regions)
+  uint64_t done = 0;
+  for (const auto& info : r.regions) {
     if (Status s = WriteRegionInfo(JoinPath(staged, info.EncodedName()), info, so); !s.ok())
       return rollback(s);
-  for (const auto& fam : r.descriptor.families())
+    if (o.progress) o.progress("regions", ++done, r.regions.size());
+  }
+  done = 0;
+  const uint64_t dirs = r.regions.size() * r.descriptor.families().size();
+  for (const auto& fam : r.descriptor.families()) {
     if (Status s = CreateFamilyDirs(staged, fam.name(), so); !s.ok()) return rollback(s);
+    if (o.progress) o.progress("family dirs", done += r.regions.size(), dirs);
+  }
   Check(o, "staged");
   t.Put(staged_rel, table.qualifier);
   Status s = CommitTransaction(scope, t, copts);

@@ -225,7 +225,13 @@ Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOpti
         return s;
       }
     }
-    HFILE_RETURN_IF_ERROR(it->status());
+    if (Status s = it->status(); !s.ok()) {
+      // A damaged input fails its read as well as its check, the read often first. The check's
+      // refusal is the error then: it names the problem as hfile verify does (its code).
+      if (s.IsCorruption())
+        if (Status c = checks.Wait(); !c.ok()) return c;
+      return s;
+    }
     HFILE_RETURN_IF_ERROR(CheckInputsRead(inputs, in, r));
     HFILE_ASSIGN_OR_RETURN(r->outputs, w->Finish());
     if (Status s = checks.Wait(); !s.ok()) {

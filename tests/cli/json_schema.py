@@ -29,6 +29,9 @@ VERIFY_SET = dict(_HEAD, **{"path": "str", "table": "str|null", "clean": "bool",
 LAYOUT = dict(_HEAD, **{"path": "str", "table": "str|null", "descriptor?": "obj",
               "snapshot?": "obj", "store_files": "int", "bytes": "int", "cells": "int",
               "regions": "list", "problems": ["list", LAYOUT_PROBLEM]})
+# A per-file tool's input it could not process; `code`: the verify code of a refused damaged
+# input, else null.
+INPUT_ERROR = dict(_HEAD, path="str", input="str", error="str", code="str|null")
 IO_STATS = {f: "int" for f in (
     "files", "files_opened", "files_skipped_range", "files_skipped_bloom", "files_read",
     "data_blocks", "data_bytes", "index_blocks", "index_bytes", "bloom_blocks", "bloom_bytes",
@@ -94,14 +97,17 @@ SCHEMA = {
                                        level="int|null", encoding="str", block_size="int",
                                        size="int", ratio="num", write_mb_s="num",
                                        read_mb_s="num"),
+    ("hfile-rewrite", "error"): INPUT_ERROR,
     ("hfile-split", "file"): dict(_HEAD, path="str", input="str", cells="int", outputs="list"),
+    ("hfile-split", "error"): INPUT_ERROR,
     ("hfile-split", "region"): dict(_HEAD, **{
         "path": "str", "dry_run": "bool", "region": "str", "compact_first": "bool",
         "compact_stores": "list", "split_row": "str|null", "split_rows": "list",
         "explicit_row": "bool", "quantile_family": "str|null", "daughters": "list",
         "daughter_a": "str|null", "daughter_b": "str|null", "region_id": "int",
         "families": "list", "refused": "list", "compacted": "list", "committed": "bool",
-        "files": "list", "recovered": "list", "seconds": "num"}),
+        "error": "str|null", "code": "str|null", "files": "list", "recovered": "list",
+        "seconds": "num"}),
     ("hfile-describe", "describe"): dict(_HEAD, table="str", table_dir="str|null",
                                          descriptor_path="str|null", state="str|null",
                                          table_line="str", table_values="obj", families="list",
@@ -120,18 +126,18 @@ SCHEMA = {
         "expired": "list", "output": "str|null", "cells_in": "int", "cells_out": "int",
         "dropped": "obj", "zeroed_sequence_ids": "int", "bytes_in": "int", "bytes_out": "int",
         "archived": "int", "deleted": "int", "out_of_range": "int", "committed": "bool",
-        "error": "str|null", "seconds": "num"}),
+        "error": "str|null", "code": "str|null", "seconds": "num"}),
     ("hfile-alter", "alter"): dict(_HEAD, **{
         "path": "str", "table": "str", "table_dir": "str", "dry_run": "bool", "ok": "bool",
-        "error": "str|null", "descriptor": "str", "families": "list",
+        "error": "str|null", "code": "str|null", "descriptor": "str", "families": "list",
         "rewritten_stores": "int", "committed_stores": "int", "bytes_in": "int",
         "bytes_out": "int", "cells_in": "int", "cells_out": "int", "refused": "int",
         "seconds": "num"}),
     ("hfile-copy-family", "copy-family"): dict(_HEAD, **{
         "path": "str", "table": "str", "table_dir": "str", "from": "str", "to": "str",
-        "dry_run": "bool", "ok": "bool", "error": "str|null", "descriptor": "str",
-        "files": "list", "files_in": "int", "files_out": "int", "cells": "int",
-        "bytes_in": "int", "bytes_out": "int", "verified": "bool", "family_bytes_saved": "int",
+        "dry_run": "bool", "ok": "bool", "error": "str|null", "code": "str|null",
+        "descriptor": "str", "files": "list", "files_in": "int", "files_out": "int",
+        "cells": "int", "bytes_in": "int", "bytes_out": "int", "verified": "bool", "family_bytes_saved": "int",
         "dropped": "bool", "refused": "int", "seconds": "num", "estimated_seconds": "num|null"}),
     ("hfile-create", "create"): dict(_HEAD, **{
         "table": "str", "table_dir": "str|null", "dry_run": "bool", "ok": "bool",
@@ -140,7 +146,8 @@ SCHEMA = {
         "families?": "list", "regions?": "list"}),
     ("hfile-bulkload", "bulkload"): dict(_HEAD, **{
         "path": "str", "table": "str", "out": "str|null", "into": "bool", "dry_run": "bool",
-        "ok": "bool", "error": "str|null", "regions": "list", "split_rows": "list",
+        "ok": "bool", "error": "str|null", "code": "str|null", "regions": "list",
+        "split_rows": "list",
         "lines": "int", "records": "int", "bad_lines": "int", "bad_by_reason": "obj",
         "cells": "int", "duplicates_dropped": "int", "cells_written": "int", "files": "list",
         "bytes": "int", "completed_by_recovery": "bool", "sort": "obj", "seconds": "num"}),

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "hfile/input_check.h"
 #include "hfile/reader.h"
 #include "hfile/rewrite.h"
 #include "hfile/temp_files.h"
@@ -135,6 +136,30 @@ TEST(RewriteInputs, DamagedTrailerIsRefused) {
       EXPECT_EQ(Listing(dir), "") << name;
     }
   }
+}
+
+// The JSON `code` of a refusal (RefusalCode): the verify code of the defect, also under a
+// context; "" for whatever is not a refusal of a damaged input.
+TEST(RewriteInputs, RefusalNamesTheVerifyCode) {
+  HFILE_REQUIRE_DEFECTS();
+  const std::pair<const char*, const char*> cases[] = {
+      {"trailer-says-empty-100cells.hfile", "entry-count-mismatch"},
+      {"trailer-says-empty-namespace.hfile", "entry-count-mismatch"},
+      {"namespace-trailer-byte848-flipped.hfile", "data-block-not-indexed"}};
+  for (const auto& [name, code] : cases) {
+    const std::string dir = test::NewTempDir("rewrite-refusal-code");
+    RewriteResult r;
+    Status s = RewriteFile(test::DefectsDir() + "/" + name, dir + "/out.hfile", {}, &r);
+    ASSERT_TRUE(s.IsCorruption()) << name << ": " << s.ToString();
+    EXPECT_EQ(RefusalCode(s), code) << s.ToString();
+    EXPECT_EQ(RefusalCode(s.WithContext("copying x: checksum-mismatch: y")), code);
+  }
+  EXPECT_EQ(RefusalCode(Status::OK()), "");
+  EXPECT_EQ(RefusalCode(Status::IOError("f: checksum-mismatch: the input is refused")), "");
+  EXPECT_EQ(RefusalCode(Status::Corruption("f: checksum-mismatch: no refusal")), "");
+  EXPECT_EQ(RefusalCode(Status::Corruption(
+                "f: does not verify (2 error(s); first: block-size-invalid: offset 0: x)")),
+            "block-size-invalid");
 }
 
 // D3: OUT naming IN (the same path, or a hard link) is refused unless --in-place, which

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "hfile/reader.h"
 #include "hfile/status.h"
@@ -48,6 +49,12 @@ Status VerifyInput(const std::string& path, const VerifyOptions& options = {},
 
 // After a whole-file read: Corruption unless `cells_read` equals the trailer's entry count.
 Status CheckCellsRead(const Reader& reader, uint64_t cells_read);
+
+// The verify problem code ("checksum-mismatch", ... : hfile-verify(1)) of a refusal by
+// CheckInput, VerifyInput or CheckCellsRead, also after WithContext; "" for any other status
+// (OK, usage and I/O errors, a file that does not open at all). The writing tools' JSON
+// `code` field, so that scripts match a refusal as they match verify's problems.
+std::string_view RefusalCode(const Status& s);
 
 }  // namespace hfile
 
