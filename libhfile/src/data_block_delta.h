@@ -172,6 +172,15 @@ class DeltaBlockDecoder : public DataBlockDecoder {
 bool DecodeDiffKeyHead(Slice* in, const Slice& prev_key, const Slice& family, uint32_t klen,
                        uint32_t common, bool first, char* key, const char** why);
 
+// Whether a DIFF / FAST_DIFF cell's key length can be real: its bytes come from the previous key
+// (the common prefix), the family, what is left of the block, and timestamp and type (which may
+// be the previous cell's). A damaged length beyond that is refused before a buffer grows to it,
+// so memory stays bounded by the block.
+inline bool DiffKeyLengthFits(uint32_t klen, const Slice& prev_key, const Slice& family,
+                              const Slice& in) {
+  return klen <= prev_key.size() + family.size() + in.size() + 9;
+}
+
 // The two key buffers of a DIFF / FAST_DIFF decoder: the current key stays readable (a later key
 // is built from its prefix, and the cell handed out last points at it) while the next one is
 // written into the other buffer with plain copies at known offsets. The buffers only grow.

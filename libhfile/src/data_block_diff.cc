@@ -148,6 +148,10 @@ class DiffDecoder final : public DeltaBlockDecoder {
       *why = "bad key/value/common lengths";
       return false;
     }
+    if (!DiffKeyLengthFits(klen, key_, Slice(family_), in_)) {
+      *why = "key length beyond the block";
+      return false;
+    }
     char* key = keys_.Build(klen);
     if (!DecodeDiffKeyHead(&in_, key_, Slice(family_), klen, common, first, key, why)) {
       return false;

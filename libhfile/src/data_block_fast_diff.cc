@@ -151,6 +151,10 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
     } else {
       const size_t family_at = 2 + KeyRowLength(key_);
       const Slice family(key_.data() + family_at, 1 + key_.byte(family_at));
+      if (!DiffKeyLengthFits(klen, key_, family, in_)) {
+        *why = "key length beyond the block";
+        return false;
+      }
       char* key = keys_.Build(klen);
       if (!DecodeDiffKeyHead(&in_, key_, family, klen, common, false, key, why)) return false;
       // Timestamp and type: the last 9 bytes, the timestamp's first ts_common from the previous
