@@ -119,6 +119,8 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out, std::ostr
 int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunCreateTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 int RunDescribeTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+// hfile-task: a unit of a distributed job, or the job's commit (exit 3: job-incomplete).
+int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 // hfile-advise: exit 4 with --fail-on-warn when a warn or error finding was made.
 inline constexpr int kExitFindings = 4;
 int RunAdviseTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

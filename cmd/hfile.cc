@@ -30,6 +30,7 @@ const char* const kTools[][2] = {
     {"create", "create a table offline from the HBase shell's create statement"},
     {"describe", "a table's descriptor as the shell's describe prints it, then its regions"},
     {"advise", "measure a table's families against the design rules, with the fixes"},
+    {"task", "run one unit of a distributed job (--emit-units), or commit the job"},
 };
 
 bool IsTool(const std::string& name) {

@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "units_cli.h"
 #include "json_error.h"
 #include "progress.h"
 #include "hfile/escape.h"
@@ -155,6 +156,13 @@ void PrintJson(const region::AlterPlan& p, const region::AlterReport& rep, bool 
       bin, bout, cin, cout_, p.refused.size(), rep.seconds);
 }
 
+
+// A table on HDFS is worked on as a distributed job: planned here, run by `hfile task`.
+int RemoteNeedsUnits(std::ostream& err, const char* tool, const std::string& path) {
+  return UsageError(err, tool, path + " is on HDFS: plan it with --emit-units and run the units "
+                                      "with 'hfile task' (or spark/hfile_spark.py)");
+}
+
 }  // namespace
 
 int RunAlterTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
@@ -187,13 +195,44 @@ int RunAlterTool(int argc, const char* const* argv, std::ostream& out_arg, std::
   app.add_option("--now", f.now, "Current time in ms since the epoch for TTL decisions");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
   AddProgressFlags(app, &f.progress);
+  EmitFlags emit;
+  AddEmitFlags(app, &emit);
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err, {"args"})) return *code;
   std::ostream& out = f.progress.quiet && !f.json ? NullStream() : out_arg;
   if (f.args.size() > 2) return UsageError(err, kTool, "give ROOT or TABLE_DIR, then the statement");
   if (f.now && *f.now < 0) return UsageError(err, kTool, "--now must be >= 0");
   const std::string path = f.args[0];
   const std::string text = f.args.size() == 2 ? f.args[1] : "";
+  if (emit.emit_units) {
+    if (f.dry_run) return UsageError(err, kTool, "--emit-units plans; --dry-run is for a run");
+    region::JobPlanOptions jo;
+    jo.tool = "alter";
+    jo.target = path;
+    if (!text.empty() && !region::IsRemotePath(path)) {
+      auto st = region::ParseAlterStatement(text);
+      if (!st.ok()) return UsageError(err, kTool, st.status().message());
+      jo.target = TableDirFor(path, st->table);
+    }
+    jo.at_least_one = true;  // the descriptor changes even with no store to rewrite
+    jo.job_id = emit.job_id;
+    jo.force = f.force;
+    jo.now_ms = f.now.value_or(0);
+    if (!jo.now_ms) jo.now_ms = region::JobPlanNowMs();
+    if (!text.empty()) jo.args.push_back(text);
+    if (!f.family.empty()) jo.args.push_back("--family=" + f.family);
+    if (!f.add_family.empty()) jo.args.push_back("--add-family=" + f.add_family);
+    if (!f.drop_family.empty()) jo.args.push_back("--drop-family=" + f.drop_family);
+    for (const auto& v : f.sets) jo.args.push_back("--set=" + v);
+    if (f.no_compact) jo.args.push_back("--no-compact");
+    if (f.keep_cells) jo.args.push_back("--keep-cells");
+    if (f.force) jo.args.push_back("--force");
+    if (f.trust_inputs) jo.args.push_back("--trust-inputs");
+    if (f.delete_dropped) jo.args.push_back("--delete-dropped");
+    jo.args.push_back("--now=" + std::to_string(jo.now_ms));
+    return EmitUnits("alter", jo, f.json, out, err);
+  }
+  if (region::IsRemotePath(path)) return RemoteNeedsUnits(err, kTool, path);
   if (std::error_code ec; !std::filesystem::is_directory(path, ec))
     return ReportError(err, kTool, Status::NotFound(path, "no such directory"));
 

@@ -15,6 +15,8 @@
 #include "hfile/escape.h"
 #include "region/compact.h"
 #include "region/target.h"
+#include "region/units.h"
+#include "units_cli.h"
 
 namespace hfile::cli {
 
@@ -127,6 +129,13 @@ void PrintJson(const CompactionPlan& plan, const std::string& path, const Compac
       JsonList(rep.recovered), stores);
 }
 
+
+// A table on HDFS is worked on as a distributed job: planned here, run by `hfile task`.
+int RemoteNeedsUnits(std::ostream& err, const char* tool, const std::string& path) {
+  return UsageError(err, tool, path + " is on HDFS: plan it with --emit-units and run the units "
+                                      "with 'hfile task' (or spark/hfile_spark.py)");
+}
+
 }  // namespace
 
 int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
@@ -161,8 +170,10 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg, std
                "checks, cell counts, family and range checks still run)");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
   AddProgressFlags(app, &f.progress);
+  EmitFlags emit;
+  AddEmitFlags(app, &emit);
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err, {"target"})) return *code;
   std::ostream& out = f.progress.quiet && !f.json ? NullStream() : out_arg;
   f.path = target[0];
   if (target.size() > 1 || region::IsRootDir(target[0])) {
@@ -173,6 +184,25 @@ int RunCompactTool(int argc, const char* const* argv, std::ostream& out_arg, std
       return UsageError(err, "hfile-compact", "unexpected argument: " + target[used]);
     f.path = t->path();
   }
+  if (emit.emit_units) {
+    if (f.dry_run) return UsageError(err, "hfile-compact", "--emit-units plans; --dry-run is for a run");
+    region::JobPlanOptions jo;
+    jo.tool = "compact";
+    jo.target = f.path;
+    jo.families = f.families;
+    jo.job_id = emit.job_id;
+    jo.force = f.force;
+    jo.now_ms = f.now.value_or(0);
+    if (!jo.now_ms) jo.now_ms = region::JobPlanNowMs();
+    // Every unit decides TTLs at the same instant, the plan's.
+    if (f.minor) jo.args.push_back("--minor");
+    if (f.delete_replaced) jo.args.push_back("--delete-replaced");
+    if (f.force) jo.args.push_back("--force");
+    if (f.trust_inputs) jo.args.push_back("--trust-inputs");
+    jo.args.push_back("--now=" + std::to_string(jo.now_ms));
+    return EmitUnits("compact", jo, f.json, out, err);
+  }
+  if (region::IsRemotePath(f.path)) return RemoteNeedsUnits(err, "hfile-compact", f.path);
   if (std::error_code ec; !std::filesystem::exists(f.path, ec)) {  // missing: unreadable (3)
     return ReportError(err, "hfile-compact",
                        ec ? Status::IOError(f.path, ec.message())

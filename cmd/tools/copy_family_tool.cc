@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "units_cli.h"
 #include "json_error.h"
 #include "hfile/escape.h"
 #include "progress.h"
@@ -57,6 +58,13 @@ void PrintJson(const region::CopyFamilyPlan& p, const region::CopyFamilyOptions&
       p.refused.size(), r.seconds, o.dry_run ? fmt::format("{:.1f}", r.estimated_seconds) : "null");
 }
 
+
+// A table on HDFS is worked on as a distributed job: planned here, run by `hfile task`.
+int RemoteNeedsUnits(std::ostream& err, const char* tool, const std::string& path) {
+  return UsageError(err, tool, path + " is on HDFS: plan it with --emit-units and run the units "
+                                      "with 'hfile task' (or spark/hfile_spark.py)");
+}
+
 }  // namespace
 
 int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
@@ -81,11 +89,44 @@ int RunCopyFamilyTool(int argc, const char* const* argv, std::ostream& out_arg, 
   app.add_option("--now", f.now, "Current time in ms since the epoch (archive names, --compact)");
   app.add_flag("--json", f.json, "Print a JSON summary instead of text");
   AddProgressFlags(app, &f.progress);
+  EmitFlags emit;
+  AddEmitFlags(app, &emit);
   app.add_option("--crash-at", f.crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err, {"args"})) return *code;
   std::ostream& out = f.progress.quiet && !f.json ? NullStream() : out_arg;
   if (f.now && *f.now < 0) return UsageError(err, kTool, "--now must be >= 0");
   if (f.args.size() < 3) return UsageError(err, kTool, "give the table, then OLD and NEW");
+  if (emit.emit_units) {
+    if (f.dry_run) return UsageError(err, kTool, "--emit-units plans; --dry-run is for a run");
+    region::JobPlanOptions jo;
+    jo.tool = "copy-family";
+    size_t used = 1;
+    jo.target = f.args[0];
+    if (!region::IsRemotePath(f.args[0])) {
+      auto t = region::ResolveTargetArgs(f.args, /*allow_region=*/false, &used);
+      if (!t.ok()) return ReportError(err, kTool, t.status());
+      jo.target = t->table_dir;
+    }
+    if (f.args.size() != used + 2)
+      return UsageError(err, kTool, "give the table, then exactly two family names: OLD NEW");
+    jo.families = {f.args[used]};
+    jo.every_region = true;  // NEW gets a dir in every region
+    jo.at_least_one = true;
+    jo.job_id = emit.job_id;
+    jo.force = f.force;
+    jo.now_ms = f.now.value_or(0);
+    if (!jo.now_ms) jo.now_ms = region::JobPlanNowMs();
+    jo.args = {f.args[used], f.args[used + 1]};
+    for (const auto& v : f.sets) jo.args.push_back("--set=" + v);
+    if (f.drop_old) jo.args.push_back("--drop-old");
+    if (f.delete_dropped) jo.args.push_back("--delete-dropped");
+    if (f.compact) jo.args.push_back("--compact");
+    if (f.force) jo.args.push_back("--force");
+    if (f.trust_inputs) jo.args.push_back("--trust-inputs");
+    jo.args.push_back("--now=" + std::to_string(jo.now_ms));
+    return EmitUnits("copy-family", jo, f.json, out, err);
+  }
+  if (region::IsRemotePath(f.args[0])) return RemoteNeedsUnits(err, kTool, f.args[0]);
   if (std::error_code ec; !std::filesystem::is_directory(f.args[0], ec))
     return ReportError(err, kTool, Status::NotFound(f.args[0], "no such directory"));
   size_t used = 0;

@@ -8,6 +8,7 @@
 #include <ostream>
 
 #include "cli_common.h"
+#include "units_cli.h"
 #include "json_error.h"
 #include "progress.h"
 #include "hfile/escape.h"
@@ -167,6 +168,13 @@ std::vector<std::string> SplitCommas(const std::string& at) {
   return rows;
 }
 
+
+// A table on HDFS is worked on as a distributed job: planned here, run by `hfile task`.
+int RemoteNeedsUnits(std::ostream& err, const char* tool, const std::string& path) {
+  return UsageError(err, tool, path + " is on HDFS: plan it with --emit-units and run the units "
+                                      "with 'hfile task' (or spark/hfile_spark.py)");
+}
+
 }  // namespace
 
 int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
@@ -178,7 +186,7 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
   std::vector<std::string> target, table;
   std::string file, out_dir, at, crash_at;
   bool hex = false, dry_run = false, force = false, json = false, trust = false;
-  bool midkey = false, compact_first = false;
+  bool midkey = false, compact_first = false, skip_unsplittable = false;
   std::optional<int64_t> now, into;
   app.add_option("target", target,
                  "Region dir (<root>/data/<ns>/<table>/<region>), or ROOT TABLE REGION");
@@ -199,6 +207,9 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
   app.add_flag("--compact-first", compact_first,
                "Major-compact a region with References (a daughter of an unfinished split) "
                "first, then split it");
+  app.add_flag("--skip-unsplittable", skip_unsplittable,
+               "A region HBase would not split at its split point (no store has one) is left as "
+               "it is, exit 0 (the units of a table's split, --emit-units on a table dir)");
   app.add_option("--out-dir", out_dir, "With --file: the directory the outputs are written to");
   app.add_flag("--hex", hex, "--at is hex");
   app.add_flag("--dry-run", dry_run,
@@ -213,8 +224,10 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
   app.add_flag("--json", json, "Print a JSON summary instead of text");
   ProgressFlags progress_flags;
   AddProgressFlags(app, &progress_flags);
+  EmitFlags emit;
+  AddEmitFlags(app, &emit);
   app.add_option("--crash-at", crash_at)->group("");  // hidden: crash-safety tests
-  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err, {"target"})) return *code;
   std::ostream& out = progress_flags.quiet && !json ? NullStream() : out_arg;
 
   if (!file.empty()) {
@@ -260,6 +273,32 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
     if (used != target.size()) return UsageError(err, kTool, "unexpected argument: " + target[used]);
     path = t->path();
   }
+  if (emit.emit_units) {
+    if (dry_run) return UsageError(err, kTool, "--emit-units plans; --dry-run is for a run");
+    region::JobPlanOptions jo;
+    jo.tool = "split";
+    jo.target = path;
+    if (std::error_code ec; !at.empty() && std::filesystem::exists(path + "/.tabledesc", ec))
+      return UsageError(err, kTool, "--at names one region's row: give that region, not the table");
+    jo.grain = region::UnitGrain::kRegion;
+    jo.mirror_all_families = true;  // the split point is the largest store's
+    jo.job_id = emit.job_id;
+    jo.force = force;
+    jo.now_ms = now.value_or(0);
+    if (!jo.now_ms) jo.now_ms = region::JobPlanNowMs();
+    if (!at.empty()) jo.args.push_back("--at=" + at);
+    if (hex) jo.args.push_back("--hex");
+    if (midkey) jo.args.push_back("--midkey");
+    if (into) jo.args.push_back("--into=" + std::to_string(*into));
+    if (compact_first) jo.args.push_back("--compact-first");
+    // A table's regions: the ones HBase would not split stay as they are.
+    if (skip_unsplittable || (at.empty() && !into)) jo.args.push_back("--skip-unsplittable");
+    if (force) jo.args.push_back("--force");
+    if (trust) jo.args.push_back("--trust-inputs");
+    jo.args.push_back("--now=" + std::to_string(jo.now_ms));
+    return EmitUnits("split", jo, json, out, err);
+  }
+  if (region::IsRemotePath(path)) return RemoteNeedsUnits(err, kTool, path);
   if (std::error_code ec; !std::filesystem::exists(path, ec) ||
                            !std::filesystem::exists(path + "/.regioninfo", ec)) {
     // A region an interrupted split already archived (all of it, or its .regioninfo and some
@@ -277,6 +316,24 @@ int RunSplitTool(int argc, const char* const* argv, std::ostream& out_arg, std::
     }
     if (!std::filesystem::exists(path, ec))
       return ReportError(err, kTool, Status::NotFound(path, "No such file or directory"));
+  }
+  if (skip_unsplittable && at.empty() && !into && !compact_first) {
+    auto t = region::ResolveTarget(path);
+    if (!t.ok()) return ReportError(err, kTool, t.status());
+    auto point = region::ComputeSplitPoint(t->root_dir, t->region_dir, {});
+    if (!point.ok()) return ReportError(err, kTool, point.status());
+    if (!point->split_row) {
+      const std::string why =
+          point->no_split_reason.empty() ? "no split point" : point->no_split_reason;
+      if (json) {
+        out << fmt::format("{{\"kind\":\"split\",\"v\":1,\"path\":{},\"skipped\":{},"
+                           "\"committed\":false,\"error\":null,\"code\":null}}\n",
+                           Json(path), Json("HBase would not split this region: " + why));
+      } else {
+        out << path << ": left as it is: HBase would not split this region: " << why << "\n";
+      }
+      return kExitOk;
+    }
   }
   region::RegionSplitOptions o;
   if (!at.empty()) {

@@ -22,6 +22,7 @@
 
 #include "hfile/status.h"
 #include "region/commit.h"
+#include "region/file_system.h"
 
 namespace hfile::region {
 
@@ -41,6 +42,9 @@ struct JobPlanOptions {
   // The mirror holds every family dir of the region, not only the unit's (split: the split
   // point is the largest store's).
   bool mirror_all_families = false;
+  // With no store to work on, one unit for the first region anyway (alter: the descriptor
+  // changes even on a table without store files).
+  bool at_least_one = false;
   std::string job_id;               // "": "<tool>-<now ms>"
   bool force = false;               // plan a table that looks online (WALs/ not empty)
   int64_t now_ms = 0;               // 0: the clock
@@ -54,6 +58,7 @@ struct JobPlan {
   uint64_t bytes = 0;                    // the inputs of every unit
   std::vector<std::string> skipped;      // "<region>[/<family>]: why it has no unit"
   bool already_committed = false;        // <job id>.done exists: nothing was planned
+  bool reused = false;                   // the job dir held this plan already
 };
 
 // Lists the target (over FileSystem: local or HDFS), refuses what no unit may run on (a table
@@ -116,6 +121,9 @@ Status CommitJob(const std::string& job_dir, const JobCommitOptions& options,
 
 // <table dir>/.hfile-jobs
 std::string JobsDir(const std::string& table_dir);
+
+// The wall clock in ms since the epoch: a job's instant (its units' --now).
+int64_t JobPlanNowMs();
 
 }  // namespace hfile::region
 
