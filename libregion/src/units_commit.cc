@@ -99,6 +99,8 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
   }
   if (fs->Exists(done_path)) {
     report->already_committed = true;
+    // A commit killed after its last step leaves the job dir: nothing in it is needed now.
+    if (!o.dry_run) HFILE_RETURN_IF_ERROR(fs->Delete(job_dir, /*recursive=*/true));
     return Status::OK();
   }
   if (!fs->Exists(JoinPath(job_dir, kJobFile)))
@@ -138,7 +140,7 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
                                                  report->missing.front()));
 
   // Check every result against the table and the others.
-  std::map<std::string, std::pair<std::string, std::string>> added;  // path -> (from, unit)
+  std::map<std::string, std::pair<const pb::ChangeProto*, std::string>> added;  // -> unit
   std::map<std::string, std::string> added_content;                  // descriptor path -> bytes
   std::set<std::string> removed_seen;
   std::vector<const pb::ChangeProto*> removals;
@@ -175,9 +177,17 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
         }
         content = std::move(*bytes);
       }
-      auto [it, fresh] = added.emplace(c.path(), std::make_pair(c.from(), unit));
+      auto [it, fresh] = added.emplace(c.path(), std::make_pair(&c, unit));
       if (!fresh) {
         if (IsDescriptorPath(c.path()) && added_content[c.path()] == content) continue;
+        // A new family's empty dir, made in its region by every unit of the region (alter).
+        const pb::ChangeProto& first = *it->second.first;
+        if (c.dir() && first.dir() && c.size() == 0 && first.size() == 0) {
+          std::vector<std::pair<std::string, uint64_t>> a, b;
+          if (FilesUnder(fs, from, "", &a).ok() && a.empty() &&
+              FilesUnder(fs, JoinPath(table_dir, first.from()), "", &b).ok() && b.empty())
+            continue;
+        }
         report->problems.push_back(fmt::format("units {} and {} both add {}{}", it->second.second,
                                                unit, c.path(),
                                                IsDescriptorPath(c.path())
@@ -233,9 +243,10 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
                                                    report->problems.front()));
 
   // One transaction: directories, puts (the descriptor last), the done record, then removals.
+  // No staging dir: rolling back an intent must not take the attempts with it (a rerun of the
+  // commit uses them); the job dir goes once the transaction is done.
   Transaction t;
   t.tool = "task-commit";
-  t.staging = staging_rel;
   std::set<std::string> dirs;
   for (const auto& [c, unit] : puts) {
     const std::string parent = ParentDir(c->path());
@@ -267,7 +278,7 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
   HFILE_RETURN_IF_ERROR(BeginTransaction(scope, t, o.commit));
   HFILE_RETURN_IF_ERROR(CommitTransaction(scope, t, o.commit));
   report->committed = true;
-  return Status::OK();
+  return fs->Delete(job_dir, /*recursive=*/true);
 }
 
 }  // namespace hfile::region
