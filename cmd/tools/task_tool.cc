@@ -113,12 +113,13 @@ int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   if (unit_file.empty()) return UsageError(err, kTool, "give a unit (a file, or -) or --commit");
   if (attempt.empty()) return UsageError(err, kTool, "--attempt is required with a unit");
   std::string unit;
+  Status s;
   if (unit_file == "-") {
     unit.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(unit_file, std::ios::binary);
-    if (!in) return ReportError(err, kTool, Status::NotFound(unit_file, "cannot open"));
+  } else if (std::ifstream in(unit_file, std::ios::binary); in) {
     unit.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } else {
+    s = Status::NotFound(unit_file, "cannot open");
   }
   region::TaskOptions o;
   o.attempt = attempt;
@@ -126,14 +127,15 @@ int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   o.run_tool = RunToolInProcess;
   o.checkpoint = CrashAtCheckpoint(Env("HFILE_TASK_CRASH_AT"));
   region::TaskSummary sum;
-  Status s = region::RunTask(unit, o, &sum);
+  if (s.ok()) s = region::RunTask(unit, o, &sum);
   if (json) {
     if (!sum.result_json.empty()) {
       out << sum.result_json << "\n";
     } else {
       out << fmt::format(
-          "{{\"kind\":\"task-result\",\"v\":1,\"attempt\":{},\"status\":\"error\",{}}}\n",
-          Json(attempt), JsonErrorFields(s));
+          "{{\"kind\":\"task-result\",\"v\":1,\"path\":{},\"attempt\":{},"
+          "\"status\":\"error\",{}}}\n",
+          Json(unit_file), Json(attempt), JsonErrorFields(s));
     }
   } else if (s.ok()) {
     out << fmt::format("unit done{}: {}\n", sum.reused ? " (the attempt was complete)" : "",

@@ -227,6 +227,7 @@ Status RunTask(const std::string& unit_json, const TaskOptions& o, TaskSummary* 
   r.set_job(u.job());
   r.set_unit(u.id());
   r.set_attempt(o.attempt);
+  r.set_path(attempt_dir);
   r.set_tool_exit(summary->tool_exit);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   r.set_tool_output(out);

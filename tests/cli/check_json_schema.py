@@ -34,6 +34,10 @@ FLIPPED_SETUP = ("cp {good} flipped.hfile && python3 -c \"import sys; b=bytearra
                  "'flipped.hfile','rb').read()); b[100]^=0xFF; open('flipped.hfile','wb')"
                  ".write(b)\"").format(good=GOOD)
 
+# A planned compact job of one unit (for hfile-task).
+JOB = "root/data/hbase/namespace/.hfile-jobs/j"
+PLAN_JOB = ("cp -r %s root && rm -rf root/WALs && %s/hfile-compact --emit-units --job-id j "
+            "root/data/hbase/namespace >/dev/null" % (ROOT22, bin_dir))
 # (tool, setup shell line or "", arguments after the tool, needs the shared corpus)
 RUNS = [
     ("hfile-dump", "", ["--json", "-p", "-b", "-h", "-s", "-m", "-k", GOOD], False),
@@ -67,6 +71,20 @@ RUNS = [
      ["--json", "root", "alter 'hbase:namespace', {NAME => 'info', COMPRESSION => 'GZ'}"], True),
     ("hfile-copy-family", "cp -r %s root && rm -rf root/WALs" % ROOT22,
      ["--json", "root", "hbase:namespace", "info", "meta"], True),
+    ("hfile-compact", "cp -r %s root && rm -rf root/WALs" % ROOT22,
+     ["--json", "--emit-units", "root/data/hbase/namespace"], True),
+    ("hfile-alter", "cp -r %s root && rm -rf root/WALs" % ROOT22,
+     ["--json", "--emit-units", "root",
+      "alter 'hbase:namespace', {NAME => 'info', COMPRESSION => 'GZ'}"], True),
+    ("hfile-copy-family", "cp -r %s root && rm -rf root/WALs" % ROOT22,
+     ["--json", "--emit-units", "root", "hbase:namespace", "info", "meta"], True),
+    ("hfile-split", "cp -r %s root && rm -rf root/WALs" % ROOT22,
+     ["--json", "--emit-units", "root/data/hbase/namespace"], True),
+    ("hfile-task", PLAN_JOB, ["--json", JOB + "/units.jsonl", "--attempt", "0-0"], True),
+    ("hfile-task", PLAN_JOB, ["--json", "no-such-unit.json", "--attempt", "0-0"], True),
+    ("hfile-task", PLAN_JOB + " && %s/hfile-task %s/units.jsonl --attempt 0-0 >/dev/null"
+     % (bin_dir, JOB), ["--json", "--commit", JOB], True),
+    ("hfile-task", PLAN_JOB, ["--json", "--commit", JOB], True),
     ("hfile-create", "", ["--json", "root", "create 't', 'f'"], False),
     ("hfile-bulkload", "cp -r %s root && printf 'r1\\tv1\\nr2\\tv2\\n' > in.tsv" % ROOT40,
      ["--json", "--now", "1700000000000", "--root", "root", "--table", "my_table", "--out", "out",

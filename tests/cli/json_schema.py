@@ -32,6 +32,14 @@ LAYOUT = dict(_HEAD, **{"path": "str", "table": "str|null", "descriptor?": "obj"
 # A per-file tool's input it could not process; `code`: the verify code of a refused damaged
 # input, else null.
 INPUT_ERROR = dict(_HEAD, path="str", input="str", error="str", code="str|null")
+# A job planned with --emit-units (compact, alter, copy-family, split), and the files a task
+# added or removed (hfile-task).
+# The fields but path, tool, error and code are absent when the planning failed.
+UNITS = dict(_HEAD, **{"path": "str", "tool": "str", "table?": "str", "job?": "str",
+                       "job_dir?": "str", "units_file?": "str", "units?": "int", "bytes?": "int",
+                       "reused?": "bool", "already_committed?": "bool",
+                       "skipped?": ["list", "str"], "error": "str|null", "code": "str|null"})
+TASK_CHANGE = {"path": "str", "from": "str", "dir": "bool", "size": "int", "archived": "bool"}
 IO_STATS = {f: "int" for f in (
     "files", "files_opened", "files_skipped_range", "files_skipped_bloom", "files_read",
     "data_blocks", "data_bytes", "index_blocks", "index_bytes", "bloom_blocks", "bloom_bytes",
@@ -139,6 +147,21 @@ SCHEMA = {
         "descriptor": "str", "files": "list", "files_in": "int", "files_out": "int",
         "cells": "int", "bytes_in": "int", "bytes_out": "int", "verified": "bool", "family_bytes_saved": "int",
         "dropped": "bool", "refused": "int", "seconds": "num", "estimated_seconds": "num|null"}),
+    ("hfile-task", "task-result"): dict(_HEAD, **{
+        "path": "str", "attempt": "str", "status": "str", "error": "str|null",
+        "code": "str|null", "job?": "str", "unit?": "str", "added?": ["list", TASK_CHANGE],
+        "removed?": ["list", TASK_CHANGE], "tool_exit?": "int", "tool_output?": "str",
+        "seconds?": "num", "bytes_in?": "int", "bytes_out?": "int"}),
+    ("hfile-task", "task-commit"): dict(_HEAD, **{
+        "path": "str", "job": "str", "table": "str", "dry_run": "bool", "units": "int",
+        "attempts": "int", "missing": ["list", "str"], "problems": ["list", "str"],
+        "puts": "int", "archives": "int", "deletes": "int", "bytes_added": "int",
+        "bytes_removed": "int", "recovered": ["list", "str"], "already_committed": "bool",
+        "committed": "bool", "error": "str|null", "code": "str|null"}),
+    ("hfile-compact", "units"): UNITS,
+    ("hfile-alter", "units"): UNITS,
+    ("hfile-copy-family", "units"): UNITS,
+    ("hfile-split", "units"): UNITS,
     ("hfile-create", "create"): dict(_HEAD, **{
         "table": "str", "table_dir": "str|null", "dry_run": "bool", "ok": "bool",
         "error": "str|null", "root_initialised": "bool", "namespace_created": "bool",
