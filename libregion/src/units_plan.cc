@@ -237,11 +237,18 @@ Status PlanJob(const JobPlanOptions& o, JobPlan* plan) {
                                 "the table has an unfinished transaction: commit its job "
                                 "(hfile task --commit) or run any tool on the table first");
   if (!o.force) {
-    auto wals = fs->ListDir(JoinPath(l.root_dir, "WALs"));
-    if (wals.ok() && !wals->empty())
-      return Status::NotSupported(JoinPath(l.root_dir, "WALs"),
-                                  "is not empty: HBase looks online (stop it; --force plans "
-                                  "anyway)");
+    // As the tools decide: a clean shutdown leaves each server's WAL dir, empty.
+    const std::string wal_root = JoinPath(l.root_dir, "WALs");
+    if (auto servers = fs->ListDir(wal_root); servers.ok()) {
+      for (const auto& server : *servers) {
+        auto files = fs->ListDir(JoinPath(wal_root, server.name));
+        if (!server.is_dir || (files.ok() && !files->empty()))
+          return Status::NotSupported(
+              JoinPath(wal_root, server.name),
+              "holds WAL files: HBase looks online or was not stopped cleanly (stop it; "
+              "--force plans anyway)");
+      }
+    }
   }
 
   // The descriptor: every .tableinfo file (the tool picks the newest, as HBase).

@@ -324,10 +324,14 @@ TEST_F(UnitsTest, AnInputChangedUnderTheJobIsRefused) {
 }
 
 TEST_F(UnitsTest, PlanRefusesAnOnlineOrUnfinishedTable) {
+  // A clean shutdown leaves the server's WAL dir empty: planned as the tools run.
   fs::create_directories(dir_ + "/root/WALs/rs1");
   JobPlan plan;
+  EXPECT_TRUE(PlanJob({.tool = "compact", .target = table_, .job_id = "e"}, &plan).ok());
+  std::ofstream(dir_ + "/root/WALs/rs1/rs1%2C16020%2C1.1700000000000") << "wal";
   Status s = PlanJob({.tool = "compact", .target = table_}, &plan);
   EXPECT_TRUE(s.IsNotSupported()) << s.ToString();
+  EXPECT_NE(s.ToString().find("WALs/rs1: holds WAL files"), std::string::npos) << s.ToString();
   EXPECT_TRUE(PlanJob({.tool = "compact", .target = table_, .job_id = "f", .force = true}, &plan)
                   .ok());
   EXPECT_EQ(plan.unit_lines.size(), 8u);  // 4 regions x 2 families

@@ -11,6 +11,10 @@
 #   5. Crash safety with the real HBase: hfile-compact on a third copy C is SIGKILLed right after
 #      its commit point (new file in place, all old files still there); HBase opening C must
 #      drop the old files itself (COMPACTION_EVENT_KEY) and scan exactly what B scans.
+#   6. (seed 1) The same compaction as a distributed job on a fourth copy D: planned with
+#      --emit-units, each unit run by hfile-task into its attempt dir, committed with
+#      hfile-task --commit. HBase's reader finds the same cells as in B's file, and HBase
+#      restarted on D scans exactly what B scans.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 harness="$here/../harness.sh"
@@ -22,6 +26,7 @@ python3 "$here/gen_compact_script.py" "$seed" "$work/s"
 "$harness" cluster --root "$work/A" --script "$work/s.load.jsonl" > "$work/load.out"
 cp -a "$work/A" "$work/B"
 cp -a "$work/A" "$work/C"
+[[ $seed == 1 ]] && cp -a "$work/A" "$work/D"
 table=data/default/t1
 nfiles=$(find "$work/B/hbase/$table" -path '*/f/*' -type f | wc -l)
 echo "check_compact: $nfiles store files before compaction"
@@ -72,4 +77,21 @@ echo "check_compact: killed after commit: $left store files in the family dir"
 cmp "$work/B.out" "$work/C.out"
 one_file "$work/C" > /dev/null
 echo "check_compact: HBase opened the crashed copy: same scans, old files archived by HBase"
+
+if [[ $seed == 1 ]]; then
+  task="$(dirname "$compact")/hfile-task"
+  "$compact" --emit-units --job-id d "$work/D/hbase/$table" > "$work/D.plan.out"
+  job="$work/D/hbase/$table/.hfile-jobs/d"
+  units=$(wc -l < "$job/units.jsonl")
+  while IFS= read -r unit; do
+    printf '%s\n' "$unit" | "$task" - --attempt 0-0 > /dev/null
+  done < "$job/units.jsonl"
+  "$task" --commit "$job"
+  "$harness" read "$(one_file "$work/D")" > "$work/D.file.jsonl"
+  tail -n 1 "$work/D.file.jsonl" | grep -q '"kind":"check","ok":true'
+  python3 "$here/../compare_jsonl.py" --kinds cell "$work/B.file.jsonl" "$work/D.file.jsonl"
+  "$harness" cluster --root "$work/D" --script "$work/s.scan.jsonl" > "$work/D.out"
+  cmp "$work/B.out" "$work/D.out"
+  echo "check_compact: distributed job ($units unit(s)): same cells as hfile-compact's, HBase scans the same"
+fi
 echo "check_compact: OK"
