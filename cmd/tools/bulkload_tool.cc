@@ -17,6 +17,7 @@
 #include "region/bulkload.h"
 #include "region/cell_sorter.h"
 #include "region/target.h"
+#include "units_cli.h"
 
 namespace hfile::cli {
 
@@ -134,12 +135,59 @@ std::string ReportJson(const region::BulkLoadPlan& p, const region::BulkLoadOpti
 
 }  // namespace
 
+std::string BadReasonsJson(const region::ParseStats& p) {
+  std::string s = "{";
+  for (const auto& [reason, n] : p.bad_by_reason)
+    s += fmt::format("{}{}:{}", s.size() > 1 ? "," : "",
+                     Json(std::string(region::BadLineReasonName(reason))), n);
+  return s + "}";
+}
+
+// --partition-to: the records into one file per region (region::PartitionBulkLoadInput).
+int RunPartition(const region::BulkLoadPlan& plan, region::BulkLoadOptions& o, bool json,
+                 std::ostream& out, std::ostream& err) {
+  const auto t0 = std::chrono::steady_clock::now();
+  size_t bad_printed = 0;
+  o.on_bad_line = [&](const region::BadLine& b) {
+    if (bad_printed++ < kMaxBadLinesPrinted)
+      err << kTool << (o.import.skip_bad_lines ? ": bad line (skipped): " : ": bad line: ")
+          << b.ToString() << "\n";
+  };
+  o.cancel = InstallInterruptHandlers();
+  region::BulkPartitionReport rep;
+  Status s = region::PartitionBulkLoadInput(plan, o, o.out_dir, &rep);
+  if (json) {
+    std::string parts;
+    for (const auto& [name, bytes] : rep.parts)
+      parts += fmt::format("{}{{\"region\":{},\"bytes\":{}}}", parts.empty() ? "" : ",",
+                           Json(name), bytes);
+    out << fmt::format(
+        "{{\"kind\":\"bulkload-partition\",\"v\":1,\"path\":{},\"table\":{},\"ok\":{},{},"
+        "\"lines\":{},\"records\":{},\"bad_lines\":{},\"bad_by_reason\":{},"
+        "\"records_written\":{},\"parts\":[{}],\"seconds\":{:.3f}}}\n",
+        Json(o.out_dir), Json(plan.table), s.ok(), JsonErrorFields(s), rep.parse.lines,
+        rep.parse.records, rep.parse.bad_lines, BadReasonsJson(rep.parse), rep.records_written,
+        parts,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  } else {
+    out << rep.parse.ToString() << "\n";
+    if (s.ok())
+      out << fmt::format("{} records -> {} part(s) in {}\n", rep.records_written,
+                         rep.parts.size(), o.out_dir);
+  }
+  if (int sig = InterruptExitCode(); sig != 0) return sig;
+  if (!s.ok()) return ReportError(err, kTool, s);
+  return kExitOk;
+}
+
 int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, std::ostream& err) {
   CLI::App app{"Turn delimited text (TSV as ImportTsv reads it, CSV, JSON lines) into sorted "
                "HFiles, one per region per family of a table, offline, for completebulkload.",
                kTool};
   AddStandardFlags(app);
   std::string table, root, out_dir, temp_dir, memory = "256M", max_file_size, splits, crash_at;
+  std::string partition_to, region;
+  EmitFlags emit;
   bool dry_run = false, json = false, into = false, force = false;
   ProgressFlags progress_flags;
   std::optional<int64_t> now;
@@ -172,6 +220,13 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, st
       ->check(IntegerIn(1, INT64_MAX));
   app.add_flag("--json", json, "Print a JSON summary instead of text");
   AddProgressFlags(app, &progress_flags);
+  app.add_option("--region", region,
+                 "--into: load only this region (encoded name); a row outside its key range "
+                 "is an error");
+  app.add_option("--partition-to", partition_to,
+                 "Write each record, as read, to DIR/<region> of the table's region it falls "
+                 "in (the first stage of a distributed load)");
+  AddEmitFlags(app, &emit);
   app.add_option("--crash-at", crash_at)->group("");  // hidden: crash-safety tests
   app.allow_extras();
   app.footer(
@@ -204,6 +259,20 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, st
       return UsageError(err, kTool, "--out and importtsv.bulk.output name different dirs");
     out_dir = im->bulk_output;
   }
+  if (!partition_to.empty()) {
+    if (into || !out_dir.empty() || !splits.empty() || create_splits > 0 || dry_run ||
+        emit.emit_units)
+      return UsageError(err, kTool,
+                        "--partition-to takes the table's regions: no --into, --out, --splits, "
+                        "--create-splits, --dry-run or --emit-units");
+    out_dir = partition_to;  // the plan's checks of an output dir apply to it
+  } else if (emit.emit_units && !into) {
+    return UsageError(err, kTool,
+                      "--emit-units plans a load --into the table (HBase stopped); a load "
+                      "--out a dir is not planned as units");
+  }
+  if (!region.empty() && !into)
+    return UsageError(err, kTool, "--region is for --into");
   if (into) {
     if (!out_dir.empty())
       return UsageError(err, kTool, "--into and --out (importtsv.bulk.output) exclude each other");
@@ -219,6 +288,7 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, st
   o.out_dir = out_dir;
   o.into = into;
   o.force = force;
+  o.only_region = region;
   o.temp_dir = temp_dir;
   auto mem = ParseSize(memory);
   if (!mem.ok() || *mem < region::kMinSorterMemory) {
@@ -251,8 +321,42 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, st
     o.table_dir = table;
   }
 
+  if (emit.emit_units) {
+    if (dry_run) return UsageError(err, kTool, "--emit-units plans; --dry-run is for a run");
+    if (!region.empty()) return UsageError(err, kTool, "--emit-units plans every region");
+    region::JobPlanOptions jo;
+    jo.tool = "bulkload";
+    jo.target = o.table_dir;
+    jo.grain = region::UnitGrain::kRegion;
+    jo.mirror_all_families = true;  // the files' sequence id is above every store's
+    jo.job_id = emit.job_id;
+    jo.force = force;
+    jo.now_ms = o.now_ms ? o.now_ms : region::JobPlanNowMs();
+    if (o.inputs.empty())
+      return UsageError(err, kTool, "--emit-units: the units read files: name the inputs");
+    for (const auto& in : o.inputs) {
+      std::error_code ec;
+      if (in == "-") return UsageError(err, kTool, "--emit-units: stdin cannot be split");
+      jo.sources.push_back(std::filesystem::absolute(in, ec).lexically_normal().string());
+    }
+    // The input options as given (every unit parses as this run would), then the run's own.
+    const auto& rest = app.remaining();
+    for (size_t i = 0, k = 0; i < rest.size(); ++i) {
+      if (k < im->positional_index.size() && im->positional_index[k] == i) {
+        ++k;
+        continue;
+      }
+      jo.args.push_back(rest[i]);
+    }
+    jo.args.push_back("--memory=" + memory);
+    if (!max_file_size.empty()) jo.args.push_back("--max-file-size=" + max_file_size);
+    if (force) jo.args.push_back("--force");
+    jo.args.push_back("--now=" + std::to_string(jo.now_ms));
+    return EmitUnits("bulkload", jo, json, out, err);
+  }
   auto plan = region::PlanBulkLoad(o);
   if (!plan.ok()) return ReportError(err, kTool, plan.status());
+  if (!partition_to.empty()) return RunPartition(*plan, o, json, out, err);
   region::BulkLoadReport rep;
   if (dry_run) {
     if (json)

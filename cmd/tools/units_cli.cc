@@ -77,13 +77,14 @@ int RunToolInProcess(const std::vector<std::string>& argv, std::string* out, std
       {"alter", RunAlterTool},
       {"copy-family", RunCopyFamilyTool},
       {"split", RunSplitTool},
+      {"bulkload", RunBulkLoadTool},
   };
   Fn fn = nullptr;
   for (const auto& [name, f] : kRunners)
     if (!argv.empty() && argv[0] == name) fn = f;
   if (!fn) {
     *err = "hfile-task: '" + (argv.empty() ? std::string() : argv[0]) +
-           "' is not a tool a unit runs (compact, alter, copy-family, split)\n";
+           "' is not a tool a unit runs (compact, alter, copy-family, split, bulkload)\n";
     return kExitUsage;
   }
   std::vector<std::string> args = argv;

@@ -73,7 +73,8 @@ uint64_t SpillEstimate(const std::vector<std::pair<std::string, uint64_t>>& inpu
   return total;
 }
 
-Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir) {
+Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir,
+                                                const std::string& only_region) {
   HFILE_ASSIGN_OR_RETURN(auto entries, ListDir(table_dir));
   std::vector<BulkLoadRegion> regions;
   for (const auto& e : entries) {
@@ -84,7 +85,14 @@ Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir) {
     // A split parent kept for its daughters' references: not a region rows go to.
     if (info.split && info.offline) continue;
     if (info.replica_id != 0) continue;
+    if (!only_region.empty() && e.name != only_region) continue;
     regions.push_back(BulkLoadRegion{info, e.name});
+  }
+  if (!only_region.empty()) {
+    if (regions.empty())
+      return Status::NotFound(JoinPath(table_dir, only_region),
+                              "no such region to load (a split parent or replica is not one)");
+    return regions;
   }
   if (regions.empty()) return Status::NotFound("no region (.regioninfo) in table dir", table_dir);
   std::sort(regions.begin(), regions.end(), [](const BulkLoadRegion& a, const BulkLoadRegion& b) {
@@ -111,6 +119,11 @@ Result<std::vector<BulkLoadRegion>> LoadRegions(const std::string& table_dir) {
                               regions.back().encoded_name);
   }
   return regions;
+}
+
+bool InRegion(const RegionInfo& r, const Slice& row) {
+  return !(row.compare(Slice(r.start_key)) < 0) &&
+         (r.end_key.empty() || row.compare(Slice(r.end_key)) < 0);
 }
 
 // "<n>.seqid" -> n (the markers HBase writes into recovered.edits/ when it opens a region).
@@ -232,6 +245,8 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
           "--into loads at the table's own regions: --splits and --create-splits do not apply");
   } else if (o.out_dir.empty()) {
     return Status::InvalidArgument("an output directory (or --into) is required");
+  } else if (!o.only_region.empty()) {
+    return Status::InvalidArgument("one region is loaded --into the table only");
   }
   BulkLoadPlan plan;
   HFILE_ASSIGN_OR_RETURN(LoadedTableDescriptor desc, ReadTableDescriptor(o.table_dir));
@@ -258,7 +273,7 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& o) {
       plan.regions.push_back(std::move(r));
     }
   } else {
-    HFILE_ASSIGN_OR_RETURN(plan.regions, LoadRegions(o.table_dir));
+    HFILE_ASSIGN_OR_RETURN(plan.regions, LoadRegions(o.table_dir, o.only_region));
   }
   for (size_t i = 1; i < plan.regions.size(); ++i)
     plan.boundaries.push_back(plan.regions[i].info.start_key);
@@ -853,6 +868,13 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
       }
       last_row.assign(row.data(), row.size());
       bytes_so_far += KeyValueSize(c);
+    } else if (!o.only_region.empty() && !InRegion(plan.regions[0].info, row)) {
+      return Status::Corruption(
+          JoinPath(o.table_dir, o.only_region),
+          fmt::format("row '{}' is outside the region loaded ['{}', '{}')",
+                      ToStringBinary(row.ToString()),
+                      ToStringBinary(plan.regions[0].info.start_key),
+                      ToStringBinary(plan.regions[0].info.end_key)));
     } else if (open && (range + 1 == plan.regions.size() ||
                         row.compare(Slice(plan.boundaries[range])) < 0)) {
       // still in the range being fed (the sorted order: no row goes back)

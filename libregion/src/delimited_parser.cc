@@ -595,7 +595,9 @@ Result<RecordReader::Event> RecordReader::Next(ParsedRecord* rec, BadLine* bad) 
     };
     if (options_.format == InputFormat::kCsv) {
       if (source_->AtInputStart()) {
+        header_line_.clear();
         CsvHeader h = options_.EffectiveCsvHeader();
+        if (h != CsvHeader::kNone) header_line_.assign(line.text);
         if (h == CsvHeader::kUse) {
           ++stats_.header_lines;
           HFILE_RETURN_IF_ERROR(ReadHeader(line));
@@ -636,6 +638,7 @@ Result<RecordReader::Event> RecordReader::Next(ParsedRecord* rec, BadLine* bad) 
         }
       }
       fill(first);
+      rec->raw = multiline ? std::string_view(record_) : first.text;
       if (!ok) {
         bad->text = Escaped(multiline ? std::string_view(record_) : first.text);
       }
@@ -643,6 +646,7 @@ Result<RecordReader::Event> RecordReader::Next(ParsedRecord* rec, BadLine* bad) 
       ok = options_.format == InputFormat::kJsonLines ? parser_.ParseJson(line.text, rec, bad)
                                                       : parser_.ParseTsv(line.text, rec, bad);
       fill(line);
+      rec->raw = line.text;
       if (!ok) bad->text = Escaped(line.text);
     }
     if (!ok) {

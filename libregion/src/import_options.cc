@@ -484,6 +484,7 @@ Result<ImportOptions> ParseImportArgs(const std::vector<std::string>& args) {
     }
     if (a.size() > 1 && a[0] == '-') return Status::InvalidArgument("unknown option " + a);
     o.positional.push_back(a);  // includes "-" (stdin)
+    o.positional_index.push_back(i);
   }
 
   // Separator.

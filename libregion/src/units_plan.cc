@@ -323,6 +323,37 @@ Status PlanJob(const JobPlanOptions& o, JobPlan* plan) {
   };
   std::vector<pb::UnitProto> units;
   std::string first_region_with_info;
+  // A two-stage job: a partition unit per input first, with every region's .regioninfo (its
+  // tool routes the records by the table's regions, as one run does).
+  std::vector<std::string> partition_ids;
+  if (!o.sources.empty()) {
+    std::vector<pb::UnitFileProto> infos;
+    for (const auto& name : regions) {
+      const std::string rel = JoinPath(name, ".regioninfo");
+      if (auto st = fs->Stat(JoinPath(l.table_dir, rel)); st.ok()) {
+        pb::UnitFileProto f;
+        f.set_path(rel);
+        f.set_size(st->size);
+        infos.push_back(std::move(f));
+      }
+    }
+    for (const auto& source : o.sources) {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(source, ec);
+      if (ec) return Status::NotFound(source, "the input: " + ec.message());
+      pb::UnitProto u = new_unit(RegionListing{});
+      u.clear_meta();
+      for (const auto& m : desc) *u.add_meta() = m;
+      for (const auto& m : infos) *u.add_meta() = m;
+      u.set_stage("partition");
+      auto* f = u.add_sources();
+      f->set_path(source);
+      f->set_size(size);
+      u.set_bytes(size);
+      partition_ids.push_back(u.id());
+      units.push_back(std::move(u));
+    }
+  }
   for (const auto& name : regions) {
     HFILE_ASSIGN_OR_RETURN(auto r, ListRegion(fs, l.table_dir, name));
     if (!r.has_info) {
@@ -334,6 +365,10 @@ Status PlanJob(const JobPlanOptions& o, JobPlan* plan) {
       pb::UnitProto u = new_unit(r);
       for (const auto& f : r.families)
         if (o.mirror_all_families || want(f)) HFILE_RETURN_IF_ERROR(add_family(f, &u));
+      if (!o.sources.empty()) {
+        u.set_stage("write");
+        for (const auto& id : partition_ids) u.add_after(id);
+      }
       units.push_back(std::move(u));
       continue;
     }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -119,6 +120,53 @@ bool ParentIn(const Listing& set, const Listing& other, const std::string& path)
   return false;
 }
 
+// The write stage's inputs: the part of `u`'s region that each of its `after` units made, in
+// their order (the inputs' order), from each one's first complete attempt by name (any two
+// complete attempts of a partition unit hold the same parts). A remote part is downloaded.
+Status FindParts(FileSystem* fs, const pb::UnitProto& u, bool remote,
+                 const std::string& mirror_root, std::vector<std::string>* parts) {
+  for (const auto& id : u.after()) {
+    const std::string dir = JoinPath(JoinPath(u.job_dir(), kAttemptsDir), id);
+    std::vector<std::string> names;
+    if (auto entries = fs->ListDir(dir); entries.ok()) {
+      for (const auto& e : *entries)
+        if (e.is_dir) names.push_back(e.name);
+    }
+    std::sort(names.begin(), names.end());
+    std::string result_json;
+    for (const auto& n : names) {
+      if (auto text = fs->ReadFile(JoinPath(JoinPath(dir, n), kResultFile)); text.ok()) {
+        result_json = *text;
+        break;
+      }
+    }
+    if (result_json.empty())
+      return Status::IOError(dir, fmt::format("partition unit {} has no complete attempt: run "
+                                              "the partition stage first",
+                                              id));
+    pb::TaskResultProto r;
+    HFILE_RETURN_IF_ERROR(FromJson(result_json, JoinPath(dir, kResultFile), &r));
+    for (const auto& part : r.parts()) {
+      if (part.path() != u.region()) continue;
+      const std::string from = JoinPath(u.table(), part.from());
+      auto st = fs->Stat(from);
+      if (!st.ok() || st->size != part.size())
+        return Status::Corruption(from, fmt::format("the part is not the {} bytes its attempt "
+                                                    "recorded",
+                                                    part.size()));
+      if (!remote) {
+        parts->push_back(from);
+        continue;
+      }
+      const std::string local = JoinPath(JoinPath(mirror_root, "parts-in"), id);
+      HFILE_RETURN_IF_ERROR(CreateDirDurably(ParentDir(local)));
+      HFILE_RETURN_IF_ERROR(fs->CopyToLocal(from, local));
+      parts->push_back(local);
+    }
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status RunTask(const std::string& unit_json, const TaskOptions& o, TaskSummary* summary) {
@@ -213,12 +261,42 @@ Status RunTask(const std::string& unit_json, const TaskOptions& o, TaskSummary* 
   HFILE_RETURN_IF_ERROR(ListLocal(mirror_table, &before));
   checkpoint("mirrored");
 
-  std::vector<std::string> argv{u.tool(), ToolTarget(u, mirror_table)};
+  // A two-stage job (bulkload): the partition stage writes its parts beside the mirror, the
+  // write stage loads its region's parts into the mirror.
+  const std::string parts_local = JoinPath(remote ? mirror_root : attempt_dir, "parts");
+  std::vector<std::string> argv{u.tool()};
+  std::vector<std::string> inputs;
+  if (u.tool() == "bulkload") {
+    argv.insert(argv.end(), {"--table", mirror_table});
+    if (u.stage() == "partition") {
+      argv.insert(argv.end(), {"--partition-to", parts_local});
+      for (const auto& f : u.sources()) {
+        std::error_code ec;
+        const auto size = stdfs::file_size(f.path(), ec);
+        if (ec) return Status::NotFound(f.path(), "the input is gone: plan again");
+        if (size != f.size())
+          return Status::Corruption(f.path(), fmt::format("is not the {} bytes it was when the "
+                                                          "job was planned: plan again",
+                                                          f.size()));
+        inputs.push_back(f.path());
+      }
+    } else {
+      HFILE_RETURN_IF_ERROR(FindParts(fs, u, remote, mirror_root, &inputs));
+      argv.insert(argv.end(), {"--into", "--region", u.region()});
+    }
+  } else {
+    argv.push_back(ToolTarget(u, mirror_table));
+  }
   argv.insert(argv.end(), u.args().begin(), u.args().end());
   argv.push_back("--json");
   argv.push_back("--no-progress");
+  argv.insert(argv.end(), inputs.begin(), inputs.end());
   std::string out;
-  summary->tool_exit = o.run_tool(argv, &out, &summary->tool_err);
+  if (u.stage() == "write" && inputs.empty()) {
+    summary->tool_exit = 0;  // no record falls in the region: nothing to load
+  } else {
+    summary->tool_exit = o.run_tool(argv, &out, &summary->tool_err);
+  }
   checkpoint("tool-done");
 
   pb::TaskResultProto r;
@@ -296,6 +374,21 @@ Status RunTask(const std::string& unit_json, const TaskOptions& o, TaskSummary* 
         HFILE_RETURN_IF_ERROR(fs->CreateDirs(ParentDir(dst)));
         HFILE_RETURN_IF_ERROR(fs->CopyFromLocal(JoinPath(mirror_table, p), dst));
       }
+    }
+  }
+  if (u.stage() == "partition") {
+    Listing parts;
+    HFILE_RETURN_IF_ERROR(ListLocal(parts_local, &parts));
+    for (const auto& [name, e] : parts) {
+      auto* c = r.add_parts();
+      c->set_path(name);
+      c->set_size(e.size);
+      bytes_out += e.size;
+      const std::string rel = JoinPath(JoinPath(attempt_rel, "parts"), name);
+      c->set_from(rel);
+      if (!remote) continue;
+      HFILE_RETURN_IF_ERROR(fs->CreateDirs(ParentDir(JoinPath(u.table(), rel))));
+      HFILE_RETURN_IF_ERROR(fs->CopyFromLocal(JoinPath(parts_local, name), JoinPath(u.table(), rel)));
     }
   }
   if (remote) checkpoint("uploaded");

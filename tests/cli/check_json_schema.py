@@ -80,6 +80,12 @@ RUNS = [
      ["--json", "--emit-units", "root", "hbase:namespace", "info", "meta"], True),
     ("hfile-split", "cp -r %s root && rm -rf root/WALs" % ROOT22,
      ["--json", "--emit-units", "root/data/hbase/namespace"], True),
+    ("hfile-bulkload", "cp -r %s root && printf 'r1\\tv1\\nr2\\tv2\\n' > in.tsv" % ROOT40,
+     ["--json", "--now", "1700000000000", "--root", "root", "--table", "my_table", "--into",
+      "--emit-units", "--columns", "HBASE_ROW_KEY,cf:q", "in.tsv"], True),
+    ("hfile-bulkload", "cp -r %s root && printf 'r1\\tv1\\nbad\\nr2\\tv2\\n' > in.tsv" % ROOT40,
+     ["--json", "--root", "root", "--table", "my_table", "--partition-to", "parts",
+      "--skip-bad-lines", "--columns", "HBASE_ROW_KEY,cf:q", "in.tsv"], True),
     ("hfile-task", PLAN_JOB, ["--json", JOB + "/units.jsonl", "--attempt", "0-0"], True),
     ("hfile-task", PLAN_JOB, ["--json", "no-such-unit.json", "--attempt", "0-0"], True),
     ("hfile-task", PLAN_JOB + " && %s/hfile-task %s/units.jsonl --attempt 0-0 >/dev/null"

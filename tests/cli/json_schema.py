@@ -151,7 +151,8 @@ SCHEMA = {
         "path": "str", "attempt": "str", "status": "str", "error": "str|null",
         "code": "str|null", "job?": "str", "unit?": "str", "added?": ["list", TASK_CHANGE],
         "removed?": ["list", TASK_CHANGE], "tool_exit?": "int", "tool_output?": "str",
-        "seconds?": "num", "bytes_in?": "int", "bytes_out?": "int"}),
+        "seconds?": "num", "bytes_in?": "int", "bytes_out?": "int",
+        "parts?": ["list", TASK_CHANGE]}),
     ("hfile-task", "task-commit"): dict(_HEAD, **{
         "path": "str", "job": "str", "table": "str", "dry_run": "bool", "units": "int",
         "attempts": "int", "missing": ["list", "str"], "problems": ["list", "str"],
@@ -167,6 +168,12 @@ SCHEMA = {
         "error": "str|null", "root_initialised": "bool", "namespace_created": "bool",
         "finished_interrupted": "bool", "descriptor?": "str", "table_values?": "obj",
         "families?": "list", "regions?": "list"}),
+    ("hfile-bulkload", "units"): UNITS,
+    ("hfile-bulkload", "bulkload-partition"): dict(_HEAD, **{
+        "path": "str", "table": "str", "ok": "bool", "error": "str|null", "code": "str|null",
+        "lines": "int", "records": "int", "bad_lines": "int", "bad_by_reason": "obj",
+        "records_written": "int", "parts": ["list", {"region": "str", "bytes": "int"}],
+        "seconds": "num"}),
     ("hfile-bulkload", "bulkload"): dict(_HEAD, **{
         "path": "str", "table": "str", "out": "str|null", "into": "bool", "dry_run": "bool",
         "ok": "bool", "error": "str|null", "code": "str|null", "regions": "list",

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "cli_common.h"
+#include "region/region_info.h"
 #include "region/units.h"
 #include "units_cli.h"
 #include "../testutil.h"
@@ -25,8 +26,10 @@ constexpr int64_t kNow = 1800000000000;
 
 int Tool(std::vector<std::string> argv, std::string* out = nullptr) {
   std::string o, e;
-  int code = RunToolInProcess(argv, &o, &e);
-  if (argv[0] == "create" || argv[0] == "bulkload" || argv[0] == "dump") {
+  int code = 0;
+  if (argv[0] != "create" && argv[0] != "bulkload" && argv[0] != "dump") {
+    code = RunToolInProcess(argv, &o, &e);
+  } else {
     using Fn = int (*)(int, const char* const*, std::ostream&, std::ostream&);
     Fn fn = argv[0] == "create" ? cli::RunCreateTool
             : argv[0] == "bulkload" ? cli::RunBulkLoadTool
@@ -159,7 +162,7 @@ class UnitsTest : public ::testing::Test {
 
   // The job's table equals the local run's: cells, descriptor, region names.
   void ExpectSameAsLocal() {
-    EXPECT_EQ(Cells(table_), Cells(local_));
+    EXPECT_TRUE(Cells(table_) == Cells(local_));
     EXPECT_EQ(Descriptor(table_), Descriptor(local_));
     EXPECT_EQ(RegionNames(table_), RegionNames(local_));
     EXPECT_EQ(Dirs(table_), Dirs(local_));
@@ -374,6 +377,155 @@ TEST_F(UnitsTest, AUnitOfAFamilyDirAndItsRecord) {
   EXPECT_TRUE(RunTask("not json", {.attempt = "a", .run_tool = RunToolInProcess}, &sum)
                   .IsCorruption());
   EXPECT_FALSE(fs::exists(plan.job_dir + "/attempts"));
+}
+
+// The store files' "<region>/<family> _SeqId_<n>_" (their names but the random part).
+std::vector<std::string> LoadedFiles(const std::string& table_dir) {
+  std::vector<std::string> v;
+  for (const auto& e : Tree(table_dir)) {
+    const auto at = e.find("_SeqId_");
+    if (at == std::string::npos || e[0] == '.') continue;
+    const auto slash = e.rfind('/', at);
+    v.push_back(e.substr(0, slash) + " " + e.substr(at));
+  }
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+// A bulk load as a two-stage job: a partition unit per input, then a write unit per region.
+// Inputs with duplicate keys across them (the last line wins over all inputs, as in one run),
+// a bad line skipped, and units run out of order and twice.
+TEST_F(UnitsTest, BulkLoadJobEqualsTheSingleMachineRun) {
+  const size_t files_before = LoadedFiles(table_).size();
+  std::vector<std::string> inputs;
+  for (int k = 0; k < 3; ++k) {
+    inputs.push_back(dir_ + "/load" + std::to_string(k) + ".tsv");
+    std::ofstream out(inputs.back());
+    for (int i = 0; i < 1500; ++i) {
+      char row[8];
+      std::snprintf(row, sizeof row, "%04d", (i * 7919 + k * 13) % (k == 1 ? 2500 : 10000));
+      out << row << "\tload" << k << "-" << i << "\tc" << i << "\n";
+      if (i == 700) out << "a line without tabs\n";
+    }
+  }
+  const std::vector<std::string> opts{"--columns", "HBASE_ROW_KEY,m:a,b:c", "--skip-bad-lines",
+                                      "--now=1800000000000", "--no-progress"};
+  std::vector<std::string> local{"bulkload", "--into", "--table", local_};
+  local.insert(local.end(), opts.begin(), opts.end());
+  local.insert(local.end(), inputs.begin(), inputs.end());
+  ASSERT_EQ(Tool(local), 0);
+
+  std::vector<std::string> job{"bulkload", "--into", "--table", table_};
+  job.insert(job.end(), opts.begin(), opts.end());
+  job.insert(job.end(), inputs.begin(), inputs.end());
+  const std::string job_dir = Emit(job, "load");
+  const auto units = Lines(job_dir + "/units.jsonl");
+  ASSERT_EQ(units.size(), 3u + 4u);  // 3 inputs, 4 regions
+  auto run = [&](const std::string& unit, const std::string& attempt) {
+    TaskSummary sum;
+    return RunTask(unit, {.attempt = attempt, .run_tool = RunToolInProcess}, &sum);
+  };
+  // A write unit before its partition stage: retryable (I/O error), nothing recorded.
+  Status early = run(units[3], "0-0");
+  EXPECT_TRUE(early.IsIOError()) << early.ToString();
+  EXPECT_NE(early.ToString().find("run the partition stage first"), std::string::npos);
+  EXPECT_FALSE(fs::exists(job_dir + "/attempts/00003/0-0/result.json"));
+  // The partition stage, the middle input twice; then the regions last to first.
+  for (size_t i = 0; i < 3; ++i) ASSERT_TRUE(run(units[i], "0-0").ok());
+  ASSERT_TRUE(run(units[1], "1-0").ok());
+  EXPECT_TRUE(fs::exists(job_dir + "/attempts/00001/1-0/parts"));
+  for (size_t i = units.size(); i-- > 3;) ASSERT_TRUE(run(units[i], "0-1").ok()) << i;
+  JobCommitReport rep;
+  Commit(job_dir, &rep);
+  EXPECT_TRUE(rep.committed);
+  EXPECT_EQ(rep.puts, LoadedFiles(local_).size() - files_before);
+  EXPECT_TRUE(Cells(table_) == Cells(local_));
+  EXPECT_EQ(LoadedFiles(table_), LoadedFiles(local_));  // the same files, the same sequence ids
+  EXPECT_EQ(Descriptor(table_), Descriptor(local_));
+}
+
+// The partition stage passes records on as it read them: a CSV header starts every part, a
+// quoted value over two lines (CRLF inside) stays one record, and the load of the parts equals
+// the load of the input.
+TEST_F(UnitsTest, BulkLoadJobOfCsvWithHeaderAndMultiLineRecords) {
+  const std::string csv = dir_ + "/in.csv";
+  {
+    std::ofstream out(csv, std::ios::binary);
+    out << "HBASE_ROW_KEY,m:a,b:c\r\n";
+    for (int i = 0; i < 400; ++i) {
+      char row[8];
+      std::snprintf(row, sizeof row, "%04d", (i * 37) % 10000);
+      out << row << ",\"two\r\nlines " << i << "\",\"a, b\"\"q\"\"\"\r\n";
+    }
+  }
+  const std::vector<std::string> opts{"--format", "csv", "--now=1800000000000", "--no-progress"};
+  std::vector<std::string> local{"bulkload", "--into", "--table", local_};
+  local.insert(local.end(), opts.begin(), opts.end());
+  local.push_back(csv);
+  ASSERT_EQ(Tool(local), 0);
+  std::vector<std::string> job{"bulkload", "--into", "--table", table_};
+  job.insert(job.end(), opts.begin(), opts.end());
+  job.push_back(csv);
+  const std::string job_dir = Emit(job, "csv");
+  RunUnits(job_dir, "0-0");
+  size_t parts = 0;
+  for (auto& e : fs::directory_iterator(job_dir + "/attempts/00000/0-0/parts")) {
+    std::ifstream in(e.path(), std::ios::binary);
+    std::string first;
+    std::getline(in, first);
+    EXPECT_EQ(first, "HBASE_ROW_KEY,m:a,b:c") << e.path();
+    ++parts;
+  }
+  EXPECT_EQ(parts, 4u);
+  JobCommitReport rep;
+  Commit(job_dir, &rep);
+  const std::string cells = Cells(table_);
+  EXPECT_TRUE(cells == Cells(local_));
+  EXPECT_NE(cells.find("two\\\\x0D\\\\x0Alines 7"), std::string::npos);
+}
+
+// Bad lines without --skip-bad-lines fail their partition unit as they fail one run (data
+// error, exit 2: not worth a retry), and nothing can be committed.
+TEST_F(UnitsTest, BulkLoadJobWithBadLinesFails) {
+  const std::string tsv = dir_ + "/bad.tsv";
+  std::ofstream(tsv) << "0001\tx\ty\nno tabs here\n";
+  const std::string job_dir =
+      Emit({"bulkload", "--into", "--table", table_, "--columns", "HBASE_ROW_KEY,m:a,b:c",
+            "--now=1800000000000", tsv},
+           "bad");
+  const auto units = Lines(job_dir + "/units.jsonl");
+  TaskSummary sum;
+  Status s = RunTask(units[0], {.attempt = "0-0", .run_tool = RunToolInProcess}, &sum);
+  EXPECT_TRUE(s.IsCorruption()) << s.ToString();
+  EXPECT_EQ(sum.tool_exit, 2);
+  EXPECT_NE(sum.tool_err.find("bad.tsv:2"), std::string::npos) << sum.tool_err;
+  JobCommitReport rep;
+  EXPECT_TRUE(CommitJob(job_dir, {}, &rep).IsNotFound());
+  EXPECT_FALSE(rep.missing.empty());
+}
+
+// --region loads one region; a row beyond its key range (here '7' in ['', '3')) is refused and
+// nothing is loaded.
+TEST_F(UnitsTest, BulkLoadOfOneRegionRefusesARowOutsideIt) {
+  std::string region;
+  for (const auto& r : RegionNames(table_)) {
+    auto info = ReadRegionInfoFile(table_ + "/" + r + "/.regioninfo");
+    ASSERT_TRUE(info.ok()) << info.status().ToString();
+    if (info->start_key.empty()) region = r;
+  }
+  ASSERT_FALSE(region.empty());
+  const std::string tsv = dir_ + "/two.tsv";
+  std::ofstream(tsv) << "0001\tx\ty\n7000\tx\ty\n";
+  const auto before = Tree(table_);
+  std::vector<std::string> argv{"hfile-bulkload", "--into", "--table", table_, "--region", region,
+                                "--columns", "HBASE_ROW_KEY,m:a,b:c", "--no-progress", tsv};
+  std::vector<const char*> c;
+  for (const auto& a : argv) c.push_back(a.c_str());
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::RunBulkLoadTool(static_cast<int>(c.size()), c.data(), out, err), 2);
+  EXPECT_NE(err.str().find("row '7000' is outside the region loaded"), std::string::npos)
+      << err.str();
+  EXPECT_EQ(Tree(table_), before);
 }
 
 }  // namespace

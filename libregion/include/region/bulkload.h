@@ -82,6 +82,10 @@ struct BulkLoadOptions {
   std::string out_dir;                // <out>/<family>/<file>; absent or empty
   bool into = false;                  // instead of out_dir: into the table's regions (above)
   bool force = false;                 // --into: load a table that looks online or unclean
+  // --into: load only this region (its encoded name): the others are neither read nor checked
+  // for holes, and a row outside its key range is Corruption. The write stage of a distributed
+  // bulk load, whose tasks see one region each.
+  std::string only_region;
   size_t memory_bytes = size_t{256} << 20;  // the sort's budget
   // A file is rolled (the next row starts another file of the same region and family) once it
   // holds this many bytes of cells. 0: the table's MAX_FILESIZE (10 GiB when unset), the offline
@@ -185,6 +189,24 @@ Result<BulkLoadPlan> PlanBulkLoad(const BulkLoadOptions& options);
 // held a killed bulk load's commit, finishing it is the whole run (completed_by_recovery).
 Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& options,
                    BulkLoadReport* report);
+
+struct BulkPartitionReport {
+  ParseStats parse;
+  std::vector<std::pair<std::string, uint64_t>> parts;  // region encoded name, bytes; by region
+  uint64_t records_written = 0;
+};
+
+// The partition stage of a distributed bulk load (hfile-task(1)). The inputs' records are read
+// and checked as RunBulkLoad reads them (bad lines handed to on_bad_line and counted, failing
+// the run after all input unless skip_bad_lines; a family the table lacks refused) and each
+// good one is written, as it was read, to `dir`/<encoded name of its region> (the plan's
+// regions), in input order; a CSV input's header line starts each of its parts. Loading every
+// input's part of a region, in input order, into that region (only_region) then gives the
+// cells one RunBulkLoad of all the inputs gives it: the same parse, the same duplicates'
+// order. The parts are fsynced; on an error none is left. Several inputs with CSV headers need
+// one run each (a part has one header).
+Status PartitionBulkLoadInput(const BulkLoadPlan& plan, const BulkLoadOptions& options,
+                              const std::string& dir, BulkPartitionReport* report);
 
 }  // namespace hfile::region
 

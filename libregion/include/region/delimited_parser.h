@@ -104,6 +104,9 @@ struct ParsedRecord {
   uint64_t line_number = 0;
   uint64_t offset = 0;
   uint64_t ordinal = 0;  // 0-based over every record of every input, in input order
+  // The record's text as read: its line without the terminator, or a multi-line CSV record's
+  // lines with the terminators between them (valid until the next RecordReader::Next).
+  std::string_view raw;
 };
 
 struct BadLine {
@@ -189,6 +192,8 @@ class RecordReader {
   // compressed data, a CSV header that is not a valid spec).
   Result<Event> Next(ParsedRecord* rec, BadLine* bad);
   const ParseStats& stats() const { return stats_; }
+  // The CSV header line of the current input as read (used or skipped), "" if none.
+  const std::string& header_line() const { return header_line_; }
 
  private:
   Status ReadHeader(const Line& line);
@@ -199,6 +204,7 @@ class RecordReader {
   ParseStats stats_;
   std::optional<ColumnLayout> header_layout_;
   std::string record_;  // a multi-line CSV record
+  std::string header_line_;
   Line line_;
   bool pending_ = false;  // line_ holds a line not yet consumed
   uint64_t ordinal_ = 0;

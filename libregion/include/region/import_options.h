@@ -137,6 +137,7 @@ struct ImportOptions {
   CsvHeader csv_header = CsvHeader::kAuto;
   size_t max_line_bytes = size_t{256} << 20;
   std::vector<std::string> positional;             // non-option arguments, in order
+  std::vector<size_t> positional_index;            // where each was in the arguments
   std::map<std::string, std::string> properties;   // -D keys kept without effect here
   std::vector<std::string> warnings;               // to print; never fatal
 

@@ -45,6 +45,10 @@ struct JobPlanOptions {
   // With no store to work on, one unit for the first region anyway (alter: the descriptor
   // changes even on a table without store files).
   bool at_least_one = false;
+  // bulkload: its input files (absolute). The job has two stages: a partition unit per input
+  // (its records into a part per region, in its attempt dir), then a write unit per region
+  // (every input's part of that region loaded --into it, in input order).
+  std::vector<std::string> sources;
   std::string job_id;               // "": "<tool>-<now ms>"
   bool force = false;               // plan a table that looks online (WALs/ not empty)
   int64_t now_ms = 0;               // 0: the clock
