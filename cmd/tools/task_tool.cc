@@ -85,6 +85,15 @@ int RunCommit(const std::string& job_dir, bool dry_run, bool json, std::ostream&
   return kExitOk;
 }
 
+// The units of the job without a complete attempt, one JSON line each (a driver's restart).
+int RunPending(const std::string& job_dir, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> lines;
+  Status s = region::PendingUnits(job_dir, &lines);
+  if (!s.ok()) return ReportError(err, kTool, s);
+  for (const auto& l : lines) out << l << "\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -93,7 +102,7 @@ int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostre
                "has a complete attempt.",
                kTool};
   AddStandardFlags(app);
-  std::string unit_file, attempt, work_dir, commit;
+  std::string unit_file, attempt, work_dir, commit, pending;
   bool json = false, dry_run = false;
   app.add_option("unit", unit_file, "The unit: a file holding its JSON, or - for stdin");
   app.add_option("--attempt", attempt,
@@ -101,9 +110,17 @@ int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   app.add_option("--work-dir", work_dir,
                  "Where a unit of a table on HDFS is mirrored (default: $TMPDIR or /tmp)");
   app.add_option("--commit", commit, "Commit the job in this job dir (<table>/.hfile-jobs/<id>)");
+  app.add_option("--pending", pending,
+                 "Print the units of the job in this job dir that have no complete attempt yet, "
+                 "one JSON line each");
   app.add_flag("--dry-run", dry_run, "With --commit: check every result, change nothing");
   app.add_flag("--json", json, "Print the JSON record (task-result, task-commit)");
-  if (auto code = ParseArgs(app, argc, argv, out, err, {"--commit"})) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out, err, {"--commit", "--pending"})) return *code;
+  if (!pending.empty()) {
+    if (!unit_file.empty() || !attempt.empty() || !commit.empty() || dry_run)
+      return UsageError(err, kTool, "--pending takes no unit, --attempt, --commit or --dry-run");
+    return RunPending(pending, out, err);
+  }
   if (!commit.empty()) {
     if (!unit_file.empty() || !attempt.empty())
       return UsageError(err, kTool, "--commit takes no unit and no --attempt");

@@ -52,23 +52,6 @@ struct Taken {
   pb::TaskResultProto result;
 };
 
-Status ReadUnits(FileSystem* fs, const std::string& job_dir, std::vector<pb::UnitProto>* units) {
-  HFILE_ASSIGN_OR_RETURN(auto text, fs->ReadFile(JoinPath(job_dir, kUnitsFile)));
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    if (nl > start) {
-      pb::UnitProto u;
-      HFILE_RETURN_IF_ERROR(
-          FromJson(text.substr(start, nl - start), JoinPath(job_dir, kUnitsFile), &u));
-      units->push_back(std::move(u));
-    }
-    start = nl + 1;
-  }
-  return Status::OK();
-}
-
 }  // namespace
 
 Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
@@ -107,7 +90,7 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
     return Status::NotFound(job_dir, "no job.json: not a planned job (or removed)");
 
   std::vector<pb::UnitProto> units;
-  HFILE_RETURN_IF_ERROR(ReadUnits(fs, job_dir, &units));
+  HFILE_RETURN_IF_ERROR(ReadJobUnits(fs, job_dir, &units));
   report->units = units.size();
   std::vector<Taken> taken;
   for (const auto& u : units) {

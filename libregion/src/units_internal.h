@@ -6,11 +6,16 @@
 #include <google/protobuf/message.h>
 
 #include <string>
+#include <vector>
 
 #include "hfile/status.h"
 #include "region/file_system.h"
 
 namespace hfile::region {
+
+namespace pb {
+class UnitProto;
+}
 
 inline constexpr char kJobsDirName[] = ".hfile-jobs";
 inline constexpr char kJobFile[] = "job.json";
@@ -23,6 +28,11 @@ inline constexpr char kDoneSuffix[] = ".done";
 std::string ToJsonLine(const google::protobuf::Message& m);
 // Corruption naming `what` when `json` is not such a record.
 Status FromJson(const std::string& json, const std::string& what, google::protobuf::Message* m);
+
+// The units of <job_dir>/units.jsonl in plan order; `lines` (if not null) gets each one's JSON
+// line as stored.
+Status ReadJobUnits(FileSystem* fs, const std::string& job_dir, std::vector<pb::UnitProto>* units,
+                    std::vector<std::string>* lines = nullptr);
 
 // `path` relative to `base` when it lies under it ("" when equal); nullopt-like "" + false.
 bool RelativeTo(const std::string& base, const std::string& path, std::string* rel);

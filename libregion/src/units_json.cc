@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <set>
 
+#include "fs_util.h"
+#include "units.pb.h"
 #include "units_internal.h"
 
 namespace hfile::region {
@@ -85,6 +87,26 @@ Status FromJson(const std::string& json, const std::string& what, google::protob
   o.ignore_unknown_fields = true;  // a newer driver may add fields
   auto s = google::protobuf::util::JsonStringToMessage(json, m, o);
   if (!s.ok()) return Status::Corruption(what, "not a valid record: " + s.ToString());
+  return Status::OK();
+}
+
+Status ReadJobUnits(FileSystem* fs, const std::string& job_dir, std::vector<pb::UnitProto>* units,
+                    std::vector<std::string>* lines) {
+  const std::string path = JoinPath(job_dir, kUnitsFile);
+  HFILE_ASSIGN_OR_RETURN(auto text, fs->ReadFile(path));
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    if (nl > start) {
+      std::string line = text.substr(start, nl - start);
+      pb::UnitProto u;
+      HFILE_RETURN_IF_ERROR(FromJson(line, path, &u));
+      units->push_back(std::move(u));
+      if (lines) lines->push_back(std::move(line));
+    }
+    start = nl + 1;
+  }
   return Status::OK();
 }
 

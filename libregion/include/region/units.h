@@ -97,6 +97,12 @@ struct TaskSummary {
 // summary->tool_err), with nothing of the attempt taken by a commit.
 Status RunTask(const std::string& unit_json, const TaskOptions& options, TaskSummary* summary);
 
+// The units of the planned job in `job_dir` that have no complete attempt yet (no attempt dir
+// holding result.json), as their JSON lines in plan order: all of them before any task ran, none
+// once the job can be committed. A driver runs these, and only these, after a restart. NotFound
+// when the job dir holds no plan (never planned, or committed and removed).
+Status PendingUnits(const std::string& job_dir, std::vector<std::string>* unit_lines);
+
 struct JobCommitOptions {
   bool dry_run = false;        // check every result, print the steps, touch nothing
   bool verify_outputs = true;  // open every added store file (trailer, file info, index)
