@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs what hfilekit needs from Debian's packages (only what is missing).
-# Usage: scripts/install-deps.sh [--java] [--bench] [--browser]
+# Usage: scripts/install-deps.sh [--java] [--bench] [--browser] [--spark]
 #   --java   adds the JDK and Maven for the HBase suite
 #   --browser  tries to add Debian's chromium (renders hfile-advise --html in a test; the test
 #            skips loudly without it, so a failed install only warns)
+#   --spark  adds the JDK and Maven, python3-venv, and PySpark 4.0.1 from PyPI in a venv at
+#            ~/.cache/hfilekit/spark-venv (tests/spark and spark/hfile_spark.py; ~520 MB)
 #   --bench  adds the peers of scripts/bench.sh: RocksDB (library + sst_dump), the JDK and Maven;
 #            the chart needs matplotlib (pip install matplotlib)
 set -euo pipefail
 browser=0
+spark=0
 pkgs=(cmake ninja-build g++ pkg-config python3
       libcli11-dev libfmt-dev libzstd-dev libsnappy-dev liblz4-dev zlib1g-dev libbz2-dev
       liblzo2-dev liblzma-dev libbrotli-dev libboost-iostreams-dev
@@ -19,6 +22,7 @@ for arg in "$@"; do
     --java) pkgs+=(default-jdk-headless maven) ;;
     --bench) pkgs+=(default-jdk-headless maven librocksdb-dev rocksdb-tools) ;;
     --browser) browser=1 ;;
+    --spark) spark=1; pkgs+=(default-jdk-headless maven python3-venv) ;;
     *) echo "install-deps: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -44,4 +48,13 @@ if ((browser)) && ! command -v chromium >/dev/null; then
   { { ((updated)) || $SUDO apt-get update -qq; } &&
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
       chromium fonts-liberation >/dev/null; } || echo "install-deps: chromium not installed; advise_html_render will skip" >&2
+fi
+if ((spark)); then
+  venv="$HOME/.cache/hfilekit/spark-venv"
+  if ! "$venv/bin/python" -c 'import pyspark' 2>/dev/null; then
+    echo "install-deps: installing pyspark 4.0.1 into $venv" >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install -q --disable-pip-version-check pyspark==4.0.1
+  fi
 fi

@@ -5,7 +5,7 @@
 # and a sanitizer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh --java --browser
+bash scripts/install-deps.sh --java --browser --spark
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHFILE_HBASE_CLUSTER_TESTS=ON >/dev/null
 ninja -C build
 # The sanitizer build compiles everything again. It starts now, beside the tests, at nice 19 (and

@@ -26,6 +26,6 @@ fi
 
 export ASAN_OPTIONS=detect_leaks=1:max_allocation_size_mb=256:allocator_may_return_null=0:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-asan -j"$jobs" -LE 'hbase|bench|hdfs' --output-on-failure "$@"
+ctest --test-dir build-asan -j"$jobs" -LE 'hbase|bench|hdfs|spark' --output-on-failure "$@"
 
 echo "sanitize-tests: passed in $(( $(date +%s) - start )) s"

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Runs an hfilekit writing tool as Spark tasks: plan, one task per unit, one commit.
+
+    spark-submit --master yarn --archives hfilekit.tgz#hfilekit spark/hfile_spark.py \\
+        [--job-id ID] [--work-dir DIR] [--no-commit] [--json] -- \\
+        compact hdfs://nn:8020/hbase/data/default/t1 --major
+
+The words after `--` are an hfilekit command as one machine would run it (compact, alter,
+copy-family, split, or bulkload --into). The driver plans it (`hfile TOOL ... --emit-units`),
+runs every unit that has no complete attempt as a Spark task (`hfile task - --attempt A`, in a
+subprocess whose exit status fails the task, so Spark retries it), stage by stage (a bulk load's
+partition units before its write units), and then commits the job itself, alone, through the
+table's journal (`hfile task --commit`). doc/distributed.md has the protocol.
+
+Why this shape: a task writes only into its own attempt dir, so a retried, speculative or
+duplicated task cannot harm the table; the one commit is the only writer of the table, so a
+driver killed at any point leaves the table as it was or as committed, and a rerun with the same
+--job-id runs only the units still missing (or finds the job committed and does nothing).
+
+The binary the tasks run: --task-hfile, else `hfilekit/bin/hfile-task` in the archive shipped
+with `--archives hfilekit.tgz#hfilekit` (scripts/spark-archive.sh makes it, with the shared
+libraries it needs under lib/), else the driver's own. Exit status: 0 committed (or nothing to
+do); the hfilekit codes otherwise (1 usage, 2 corruption, 3 unreadable or a unit that kept
+failing).
+"""
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+ARCHIVE_ALIAS = "hfilekit"
+
+
+def log(msg):
+    print("hfile-spark: " + msg, file=sys.stderr, flush=True)
+
+
+def find_driver_binary(given):
+    if given:
+        return given
+    here = os.path.dirname(os.path.abspath(__file__))
+    for cand in (os.path.join(here, "..", "build", "bin", "hfile"),
+                 os.path.join(here, "..", "bin", "hfile")):
+        if os.access(cand, os.X_OK):
+            return os.path.abspath(cand)
+    found = shutil.which("hfile")
+    if not found:
+        raise SystemExit("hfile-spark: no hfile binary: give --hfile PATH")
+    return found
+
+
+def run_json(cmd):
+    """Runs an hfilekit command that prints JSON lines; returns (exit code, records, stderr)."""
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    records = []
+    for line in p.stdout.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            records.append(json.loads(line))
+    return p.returncode, records, p.stderr
+
+
+def task_binary(given):
+    """Inside a task: the hfile-task binary and the environment to run it in."""
+    env = dict(os.environ)
+    if given:
+        return given, env
+    from pyspark import SparkFiles
+    root = os.path.join(SparkFiles.getRootDirectory(), ARCHIVE_ALIAS)
+    if not os.path.isdir(root):  # local mode may unpack archives beside the work dir
+        root = os.path.join(os.getcwd(), ARCHIVE_ALIAS)
+    binary = os.path.join(root, "bin", "hfile-task")
+    if not os.access(binary, os.X_OK):
+        raise RuntimeError("no %s in the shipped archive %s (spark-submit --archives "
+                           "hfilekit.tgz#%s, or --task-hfile)" % (binary, root, ARCHIVE_ALIAS))
+    lib = os.path.join(root, "lib")
+    env["LD_LIBRARY_PATH"] = lib + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH")
+                                    else "")
+    return binary, env
+
+
+def make_task_runner(task_hfile, app_id, work_dir):
+    """The function each Spark task runs over its partition's units (one subprocess a unit)."""
+
+    def run_units(units):
+        from pyspark import TaskContext
+        ctx = TaskContext.get()
+        # Unique per run of a unit: a retry, a speculative copy or a later driver never writes
+        # into another's attempt dir.
+        attempt = "%s-%d-%d" % (app_id, ctx.stageId(), ctx.attemptNumber())
+        binary, env = task_binary(task_hfile)
+        cmd = [binary]
+        if os.path.basename(binary) == "hfile":
+            cmd.append("task")
+        cmd += ["-", "--attempt", attempt, "--json"]
+        if work_dir:
+            cmd += ["--work-dir", work_dir]
+        for unit in units:
+            t0 = time.time()
+            p = subprocess.run(cmd, input=unit, capture_output=True, text=True, env=env)
+            if p.returncode != 0:
+                # Raising fails the task: Spark runs it again (spark.task.maxFailures).
+                raise RuntimeError("hfile task exited %d on unit %s (attempt %s): %s" % (
+                    p.returncode, json.loads(unit).get("id"), attempt, p.stderr.strip()[-2000:]))
+            result = json.loads(p.stdout.strip().splitlines()[-1])
+            result["task_seconds"] = time.time() - t0
+            yield json.dumps(result)
+
+    return run_units
+
+
+def units_rdd(sc, units):
+    """One partition per unit, each preferring the hosts that hold its inputs' blocks (the
+    unit's `hosts`), through SparkContext.makeRDD's location preferences; parallelize when no
+    unit names a host."""
+    if not any(json.loads(u).get("hosts") for u in units):
+        return sc.parallelize(units, len(units))
+    import pickle
+    from pyspark.rdd import RDD
+    from pyspark.serializers import CPickleSerializer
+    jvm = sc._jvm
+    conv = jvm.scala.jdk.javaapi.CollectionConverters
+    pairs = jvm.java.util.ArrayList()
+    for u in units:
+        hosts = jvm.java.util.ArrayList()
+        for h in json.loads(u).get("hosts") or []:
+            hosts.add(h)
+        pairs.add(jvm.scala.Tuple2(bytearray(pickle.dumps(u, 2)), conv.asScala(hosts).toSeq()))
+    tag = jvm.scala.reflect.ClassTag.apply(jvm.java.lang.Class.forName("[B"))
+    jrdd = sc._jsc.sc().makeRDD(conv.asScala(pairs).toSeq(), tag).toJavaRDD()
+    return RDD(jrdd, sc, CPickleSerializer())
+
+
+def stage_of(unit):
+    return json.loads(unit).get("stage") or "work"
+
+
+def crash_point(name):
+    """For the fault tests: HFILE_SPARK_CRASH_AT=NAME kills the driver there (SIGKILL)."""
+    if os.environ.get("HFILE_SPARK_CRASH_AT") == name:
+        log("HFILE_SPARK_CRASH_AT=%s: killing the driver" % name)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def main(argv, spark=None):
+    """Runs one job; `spark` is a SparkSession to use (and keep), else one is made if a unit
+    needs running and stopped at the end."""
+    ap = argparse.ArgumentParser(
+        prog="hfile_spark.py",
+        description="Run an hfilekit writing tool (compact, alter, copy-family, split, "
+                    "bulkload --into) as Spark tasks, then commit it once.")
+    ap.add_argument("--hfile", help="the hfile binary the driver plans and commits with "
+                                    "(default: the build's, then PATH)")
+    ap.add_argument("--task-hfile", help="the hfile or hfile-task binary tasks run (default: "
+                                         "bin/hfile-task of the --archives ...#hfilekit archive)")
+    ap.add_argument("--job-id", help="the job's id; a rerun with the same id resumes the job")
+    ap.add_argument("--work-dir", help="where a task mirrors a unit of a table on HDFS")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="runs of a stage's missing units after a failed Spark job (default 3)")
+    ap.add_argument("--no-commit", action="store_true",
+                    help="run the units, leave the commit to 'hfile task --commit JOB'")
+    ap.add_argument("--json", action="store_true", help="print one spark-job JSON record")
+    ap.add_argument("command", nargs=argparse.REMAINDER,
+                    help="-- TOOL TARGET ARGS...: the hfilekit command")
+    a = ap.parse_args(argv)
+    command = a.command[1:] if a.command[:1] == ["--"] else a.command
+    if not command or command[0] not in ("compact", "alter", "copy-family", "split", "bulkload"):
+        ap.error("give the command after --: compact|alter|copy-family|split|bulkload ...")
+    hfile = find_driver_binary(a.hfile)
+    t_start = time.time()
+
+    plan_cmd = [hfile] + command + ["--emit-units", "--json"]
+    if a.job_id:
+        plan_cmd += ["--job-id", a.job_id]
+    code, recs, err = run_json(plan_cmd)
+    plan = next((r for r in recs if r.get("kind") == "units"), None)
+    if code != 0 or plan is None or plan.get("error"):
+        log("the plan failed (exit %d): %s" % (code, (plan or {}).get("error") or err.strip()))
+        return code or 3
+    job_dir = plan["job_dir"]
+    summary = {"kind": "spark-job", "v": 1, "job": plan["job"], "job_dir": job_dir,
+               "table": plan["table"], "tool": command[0], "units": plan["units"],
+               "bytes": plan["bytes"], "reused": plan["reused"], "ran": 0, "failed_rounds": 0,
+               "committed": False, "already_committed": plan["already_committed"],
+               "plan_seconds": round(time.time() - t_start, 3), "_t0": t_start}
+    if plan["already_committed"]:
+        log("job %s of %s was committed already: nothing to do" % (plan["job"], plan["table"]))
+        return finish(a, summary, 0)
+    log("job %s: %d unit(s), %d bytes%s" % (plan["job"], plan["units"], plan["bytes"],
+                                            " (planned before: resuming)" if plan["reused"]
+                                            else ""))
+
+    t_run = time.time()
+    own_session = spark is None
+    try:
+        for stage in ("partition", "work"):
+            for attempt_round in range(a.rounds + 1):
+                todo = [u for u in pending_units(hfile, job_dir)
+                        if (stage_of(u) == "partition") == (stage == "partition")]
+                if not todo:
+                    break
+                if spark is None:  # only now: a resumed job with every unit done needs none
+                    from pyspark.sql import SparkSession
+                    spark = SparkSession.builder.appName(
+                        "hfilekit %s %s" % (command[0], plan["job"])).getOrCreate()
+                sc = spark.sparkContext
+                log("%s stage: %d unit(s) to run%s" % (
+                    stage, len(todo), " (again)" if attempt_round else ""))
+                runner = make_task_runner(a.task_hfile, sc.applicationId, a.work_dir)
+                try:
+                    results = units_rdd(sc, todo).mapPartitions(runner).collect()
+                    summary["ran"] += len(results)
+                    summary["task_seconds"] = summary.get("task_seconds", 0) + sum(
+                        json.loads(r)["task_seconds"] for r in results)
+                except Exception as e:  # a task failed more often than Spark retries it
+                    summary["failed_rounds"] += 1
+                    log("a Spark job failed: %s" % str(e).strip().splitlines()[0][:500])
+                    if attempt_round == a.rounds:
+                        log("units still without a complete attempt after %d round(s)" %
+                            (a.rounds + 1))
+                        return finish(a, summary, 3)
+        missing = pending_units(hfile, job_dir)
+        if missing:
+            log("%d unit(s) have no complete attempt" % len(missing))
+            return finish(a, summary, 3)
+    finally:
+        summary["run_seconds"] = round(time.time() - t_run, 3)
+        if own_session and spark is not None:
+            spark.stop()
+    crash_point("before-commit")
+
+    if a.no_commit:
+        log("every unit is done; commit with: hfile task --commit %s" % job_dir)
+        return finish(a, summary, 0)
+    t_commit = time.time()
+    code, recs, err = run_json([hfile, "task", "--commit", job_dir, "--json"])
+    if code < 0:
+        code = 128 - code  # killed by a signal, as a shell reports it
+    crash_point("after-commit")
+    summary["commit_seconds"] = round(time.time() - t_commit, 3)
+    rec = next((r for r in recs if r.get("kind") == "task-commit"), {})
+    summary["committed"] = bool(rec.get("committed") or rec.get("already_committed"))
+    for k in ("puts", "archives", "deletes", "bytes_added", "bytes_removed"):
+        summary[k] = rec.get(k)
+    if code != 0:
+        log("the commit failed (exit %d): %s" % (code, rec.get("error") or err.strip()))
+        return finish(a, summary, code)
+    log("job %s committed: %s put(s), %s archived, %s deleted" % (
+        plan["job"], rec.get("puts"), rec.get("archives"), rec.get("deletes")))
+    return finish(a, summary, 0)
+
+
+def pending_units(hfile, job_dir):
+    p = subprocess.run([hfile, "task", "--pending", job_dir], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit("hfile-spark: cannot list the job's units: " + p.stderr.strip())
+    return [l for l in p.stdout.splitlines() if l.strip()]
+
+
+def finish(a, summary, code):
+    summary["seconds"] = round(time.time() - summary.pop("_t0"), 3)
+    summary["exit"] = code
+    if a.json:
+        print(json.dumps(summary, sort_keys=True), flush=True)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
