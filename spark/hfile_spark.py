@@ -83,7 +83,7 @@ def task_binary(given):
     return binary, env
 
 
-def make_task_runner(task_hfile, app_id, work_dir):
+def make_task_runner(task_hfile, app_id, work_dir, threads):
     """The function each Spark task runs over its partition's units (one subprocess a unit)."""
 
     def run_units(units):
@@ -96,7 +96,7 @@ def make_task_runner(task_hfile, app_id, work_dir):
         cmd = [binary]
         if os.path.basename(binary) == "hfile":
             cmd.append("task")
-        cmd += ["-", "--attempt", attempt, "--json"]
+        cmd += ["-", "--attempt", attempt, "--json", "--threads", str(threads)]
         if work_dir:
             cmd += ["--work-dir", work_dir]
         for unit in units:
@@ -210,7 +210,9 @@ def main(argv, spark=None):
                 sc = spark.sparkContext
                 log("%s stage: %d unit(s) to run%s" % (
                     stage, len(todo), " (again)" if attempt_round else ""))
-                runner = make_task_runner(a.task_hfile, sc.applicationId, a.work_dir)
+                # A task keeps as many threads busy as Spark gave it cores (1 or 2).
+                threads = min(2, max(1, int(sc.getConf().get("spark.task.cpus", "1"))))
+                runner = make_task_runner(a.task_hfile, sc.applicationId, a.work_dir, threads)
                 try:
                     results = units_rdd(sc, todo).mapPartitions(runner).collect()
                     summary["ran"] += len(results)

@@ -13,6 +13,7 @@
 #include "cli_common.h"
 #include "hfile/escape.h"
 #include "json_error.h"
+#include "region/tool_threads.h"
 #include "region/units.h"
 #include "units_cli.h"
 
@@ -104,11 +105,16 @@ int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   AddStandardFlags(app);
   std::string unit_file, attempt, work_dir, commit, pending;
   bool json = false, dry_run = false;
+  int threads = 1;
   app.add_option("unit", unit_file, "The unit: a file holding its JSON, or - for stdin");
   app.add_option("--attempt", attempt,
                  "The attempt's id, one path component (Spark: <stage attempt>-<task attempt>)");
   app.add_option("--work-dir", work_dir,
                  "Where a unit of a table on HDFS is mirrored (default: $TMPDIR or /tmp)");
+  app.add_option("--threads", threads,
+                 "Threads the unit's tool keeps busy: 1 (default), the one core a scheduler "
+                 "gives a task; 2 overlaps checking, reading and writing as the tools do alone")
+      ->check(CLI::Range(1, 2));
   app.add_option("--commit", commit, "Commit the job in this job dir (<table>/.hfile-jobs/<id>)");
   app.add_option("--pending", pending,
                  "Print the units of the job in this job dir that have no complete attempt yet, "
@@ -138,6 +144,7 @@ int RunTaskTool(int argc, const char* const* argv, std::ostream& out, std::ostre
   } else {
     s = Status::NotFound(unit_file, "cannot open");
   }
+  region::SetToolThreads(threads);
   region::TaskOptions o;
   o.attempt = attempt;
   o.work_dir = work_dir;

@@ -4,6 +4,8 @@
 #include <system_error>
 #include <utility>
 
+#include "region/tool_threads.h"
+
 namespace hfile::region {
 
 BackgroundChecks::~BackgroundChecks() {
@@ -19,16 +21,20 @@ BackgroundChecks::~BackgroundChecks() {
 void BackgroundChecks::Add(Check check) {
   std::unique_lock<std::mutex> l(mu_);
   if (!error_.ok()) return;
+  // One thread for the tool (region/tool_threads.h), or no thread to be had: the check runs
+  // here, before Add returns, as it did before there was a worker.
+  auto run_here = [&] {
+    l.unlock();
+    Status s = check();
+    l.lock();
+    if (error_.ok() && !s.ok()) error_ = std::move(s);
+  };
   if (!thread_.joinable()) {
+    if (ToolThreads() == 1) return run_here();
     try {
       thread_ = std::thread([this] { Run(); });
     } catch (const std::system_error&) {
-      // No thread to be had: the check runs here, as it did before there was a worker.
-      l.unlock();
-      Status s = check();
-      l.lock();
-      if (error_.ok() && !s.ok()) error_ = std::move(s);
-      return;
+      return run_here();
     }
   }
   queue_.push_back(std::move(check));

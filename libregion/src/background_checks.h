@@ -34,7 +34,8 @@ class BackgroundChecks {
   BackgroundChecks& operator=(const BackgroundChecks&) = delete;
 
   // Queues `check` after those already queued; the worker starts with the first. Once a check
-  // has failed, the later ones are not run (the tool fails anyway).
+  // has failed, the later ones are not run (the tool fails anyway). With ToolThreads() == 1
+  // (region/tool_threads.h) there is no worker: `check` runs here, before Add returns.
   void Add(Check check);
   // True once a check has failed: the caller may stop early (Wait() says why).
   bool failed() const;

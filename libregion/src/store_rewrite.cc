@@ -16,6 +16,7 @@
 #include "prefetch_iterator.h"
 #include "region/merging_iterator.h"
 #include "region/store_file_reader.h"
+#include "region/tool_threads.h"
 
 namespace hfile::region {
 
@@ -202,11 +203,11 @@ Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOpti
                     StoreRewriteResult* r) {
   // Three threads on the two cores when verifying: the inputs' check (`checks`), the reading
   // and merge (the prefetch), and this one's writing; then the outputs' verification (the
-  // StoreWriter's worker). Declared before `in`: its checks read no input it owns.
+  // StoreWriter's worker). With ToolThreads() == 1 all of it runs on this thread. Declared before `in`: its checks read no input it owns.
   BackgroundChecks checks;
   OpenInputs in;
   const auto t0 = std::chrono::steady_clock::now();
-  HFILE_RETURN_IF_ERROR(Open(inputs, o, /*prefetch=*/!o.estimate_only,
+  HFILE_RETURN_IF_ERROR(Open(inputs, o, /*prefetch=*/!o.estimate_only && ToolThreads() > 1,
                              o.estimate_only ? nullptr : &checks, &in));
   if (o.estimate_only) {
     const double check_seconds =

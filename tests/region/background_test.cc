@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "prefetch_iterator.h"
+#include "region/tool_threads.h"
 #include "region/vector_iterator.h"
 
 namespace hfile::region {
@@ -34,6 +35,31 @@ TEST(BackgroundChecks, RunsInOrderAndReportsTheFirstFailure) {
   checks.Add([&later] { later = true; return Status::OK(); });
   EXPECT_TRUE(checks.Wait().IsCorruption());
   EXPECT_FALSE(later);
+}
+
+// One thread for the tool (hfile task --threads 1): every check runs on the caller's thread
+// before Add returns, in order, and a failure still stops the later ones.
+TEST(BackgroundChecks, OneToolThreadRunsEachCheckInAdd) {
+  SetToolThreads(1);
+  {
+    BackgroundChecks checks;
+    std::vector<std::thread::id> where;
+    for (int i = 0; i < 3; ++i)
+      checks.Add([&where] { where.push_back(std::this_thread::get_id()); return Status::OK(); });
+    EXPECT_EQ(where.size(), 3u);  // before any Wait
+    for (const auto& id : where) EXPECT_EQ(id, std::this_thread::get_id());
+    checks.Add([] { return Status::Corruption("first"); });
+    EXPECT_TRUE(checks.failed());
+    bool later = false;
+    checks.Add([&later] { later = true; return Status::OK(); });
+    EXPECT_FALSE(later);
+    EXPECT_TRUE(checks.Wait().IsCorruption());
+  }
+  SetToolThreads(2);
+  EXPECT_EQ(ToolThreads(), 2);
+  SetToolThreads(0);
+  EXPECT_EQ(ToolThreads(), 1);
+  SetToolThreads(2);
 }
 
 TEST(BackgroundChecks, AbandonDropsWhatHasNotStarted) {
