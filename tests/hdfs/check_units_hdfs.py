@@ -5,14 +5,15 @@ single-machine tools run on a local copy.
 A 4-region, 2-family table is made locally by the tools (hfile create, two bulk loads), copied
 to a second local root (the reference) and uploaded whole to HDFS with Python's http.client (not
 our client). Then, in turn, on both: compact --major, alter (BLOCKSIZE and COMPRESSION of a
-family), copy-family a c, split of one region, a second bulkload --into. Each job runs on
-hdfs:// (the split: webhdfs://) as a driver runs it (plan with --emit-units, `hfile task` per unit with a local
---work-dir, `hfile task --commit`); the reference runs the tool itself. After each job the HDFS
-root is downloaded and compared with the reference: the cells (`hfile dump --table -p --json`
-without file paths), the descriptor, the tree's dirs, the archive's files (HBase's layout);
-`hfile verify --table` of the download is clean. Faults on the way: a unit run twice (two
-attempts), a task SIGKILLed once mirrored (HFILE_TASK_CRASH_AT) then run again, a commit killed
-after its commit record (HFILE_TASK_COMMIT_CRASH_AT) then rerun (rolls forward on HDFS).
+family), copy-family a c, split of the largest region, a second bulkload --into, alter
+--drop-family c. Each job runs on hdfs:// (the split: webhdfs://) as a driver runs it (plan
+with --emit-units, `hfile task` per unit with a local --work-dir, `hfile task --commit`); the
+reference runs the tool itself. After each job the HDFS root is downloaded and compared with
+the reference: the cells (`hfile dump --table -p --json` without file paths), the descriptor,
+the tree's dirs, the archive's files (HBase's layout); `hfile verify --table` of the download
+is clean. Faults on the way: a unit run twice (two attempts), a task SIGKILLed once mirrored
+(HFILE_TASK_CRASH_AT) then run again, a commit killed after its commit record
+(HFILE_TASK_COMMIT_CRASH_AT) then rerun (rolls forward on HDFS).
 Exit 0 when every check passed.
 """
 import argparse
@@ -348,8 +349,21 @@ def main():
         t = time.time()
         run([hfile, "bulkload", "--into", "--table", local] + load + [tsv2])
         job("bulkload", ["bulkload", "--into", "--table", table_uri] + load + [tsv2])
-        compare("bulkload")
+        archived = compare("bulkload")
         timings["bulkload"] = time.time() - t
+
+        # 6. alter --drop-family c: every region's c dir goes to the archive, whole.
+        t = time.time()
+        c_files = sum(len(files_under(os.path.join(local, r, "c"))) for r in os.listdir(local)
+                      if os.path.isdir(os.path.join(local, r, "c")))
+        before = len(archived)
+        run([hfile, "alter", local, "--drop-family=c", "--now=" + NOW])
+        job("drop-family", ["alter", table_uri, "--drop-family=c", "--now=" + NOW])
+        archived = compare("drop-family")
+        if c_files == 0 or len(archived) - before != c_files:
+            fail("drop-family: %d files archived, the c dirs held %d" %
+                 (len(archived) - before, c_files))
+        timings["drop-family"] = time.time() - t
     finally:
         cw.stop_cluster(proc)
 
