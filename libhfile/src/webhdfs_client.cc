@@ -425,7 +425,16 @@ Status WebHdfsClient::RenameStrict(const std::string& from, const std::string& t
       rep_->Url(from, "RENAME", fmt::format("&destination={}&renameoptions={}", EncodeParam(to),
                                             overwrite ? "OVERWRITE" : "NONE"));
   Reply r;
-  return rep_->Call("RENAME", "PUT", url, 200, &r);
+  HFILE_RETURN_IF_ERROR(rep_->Call("RENAME", "PUT", url, 200, &r));
+  // A server that ignores renameoptions did a plain rename and says how with a boolean.
+  auto j = nlohmann::json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_object() && j.contains("boolean") && j["boolean"].is_boolean() &&
+      !j["boolean"].get<bool>()) {
+    return Status::NotSupported(
+        fmt::format("WebHDFS RENAME {} to {}", from, to),
+        "refused, and the NameNode ignored renameoptions (no rename2 over WebHDFS)");
+  }
+  return Status::OK();
 }
 
 Result<std::vector<HdfsBlockLocation>> WebHdfsClient::GetFileBlockLocations(

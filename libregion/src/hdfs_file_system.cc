@@ -193,13 +193,14 @@ class HdfsFileSystem final : public FileSystem {
     return loc.path;
   }
 
-  // Renames `tmp` over `to`: rename2 with OVERWRITE replaces atomically. A server refusing the
-  // option (HTTP 400: a WebHDFS older than rename2) gets delete then rename: between the two
-  // `to` is absent, so a reader at that moment finds no file (the journal treats a missing
-  // record as none: a crash there loses a commit record only on such servers).
+  // Renames `tmp` over `to`: rename2 with OVERWRITE replaces atomically. A server without it
+  // (HTTP 400 for the option, or the option ignored) gets delete then rename: between the two
+  // `to` is absent, so a crash there loses the record it held (doc/distributed.md, "Tables on
+  // HDFS", the limits).
   Status ReplaceLocked(const std::string& tmp, const std::string& to) {
     Status s = client_->RenameStrict(tmp, to, /*overwrite=*/true);
-    if (s.ok() || s.ToString().find("HTTP 400") == std::string::npos) return s;
+    if (s.ok()) return s;
+    if (!s.IsNotSupported() && s.ToString().find("HTTP 400") == std::string::npos) return s;
     HFILE_RETURN_IF_ERROR(client_->Delete(to, false));
     return client_->Rename(tmp, to);
   }

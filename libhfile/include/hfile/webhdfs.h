@@ -97,7 +97,8 @@ class WebHdfsClient {
   Status Rename(const std::string& from, const std::string& to);
   // The NameNode's rename2 (renameoptions=NONE or OVERWRITE): `to`'s parent must exist; `to`
   // must not exist unless `overwrite`, which atomically replaces a file (or an empty dir).
-  // Unlike Rename, never moves `from` into an existing directory `to`.
+  // Unlike Rename, never moves `from` into an existing directory `to`. NotSupported when the
+  // NameNode ignored renameoptions and refused the plain rename it did instead.
   Status RenameStrict(const std::string& from, const std::string& to, bool overwrite);
   // Deletes a file or (with `recursive`) a tree; *existed (if given) says whether it was there.
   Status Delete(const std::string& path, bool recursive, bool* existed = nullptr);
