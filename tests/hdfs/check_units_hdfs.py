@@ -12,8 +12,9 @@ reference runs the tool itself. After each job the HDFS root is downloaded and c
 the reference: the cells (`hfile dump --table -p --json` without file paths), the descriptor,
 the tree's dirs, the archive's files (HBase's layout); `hfile verify --table` of the download
 is clean. Faults on the way: a unit run twice (two attempts), a task SIGKILLed once mirrored
-(HFILE_TASK_CRASH_AT) then run again, a commit killed after its commit record
-(HFILE_TASK_COMMIT_CRASH_AT) then rerun (rolls forward on HDFS).
+(HFILE_TASK_CRASH_AT) then run again, a commit killed after its intent (the table untouched;
+rolled back by the next run) and after its commit record (HFILE_TASK_COMMIT_CRASH_AT), then
+rerun (rolls forward on HDFS).
 Exit 0 when every check passed.
 """
 import argparse
@@ -250,6 +251,27 @@ def main():
                     task(u, "0-0")
             commit = [hfile, "task", "--commit", table + "/.hfile-jobs/" + job_id, "--json"]
             if "kill-commit" in faults:
+                # Killed after the intent: the table is as it was; the next run rolls it back.
+                def tree():
+                    out = []
+
+                    def walk(p):
+                        for e in hdfs.list(p) or []:
+                            q = p + "/" + e["pathSuffix"]
+                            if e["pathSuffix"] in (".hfile-jobs", ".hfile-journal"):
+                                continue
+                            out.append((q, e["type"], e["length"]))
+                            if e["type"] == "DIRECTORY":
+                                walk(q)
+                    walk("/hbase/data/default/t")
+                    return sorted(out)
+                before = tree()
+                k = run(commit, env=dict(env, HFILE_TASK_COMMIT_CRASH_AT="journal-written"),
+                        check=False)
+                if (k.returncode == 0 or tree() != before or
+                        not hdfs.exists("/hbase/data/default/t/.hfile-journal")):
+                    fail("%s: the commit killed after its intent: exit %d, table %s" %
+                         (name, k.returncode, "unchanged" if tree() == before else "changed"))
                 k = run(commit, env=dict(env, HFILE_TASK_COMMIT_CRASH_AT="commit-written"),
                         check=False)
                 if k.returncode == 0 or not hdfs.exists("/hbase/data/default/t/.hfile-journal"):
