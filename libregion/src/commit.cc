@@ -44,11 +44,27 @@ Result<RemoteFs> RemoteFsOf(const CommitScope& scope) {
   return FileSystemFor(scope.table_dir);
 }
 
-bool Exists(FileSystem* fs, const std::string& path) {
-  return fs ? fs->Exists(path) : PathExists(path);
+// Whether `path` is there (and a directory). On HDFS a Stat that fails for another reason than
+// absence is an error, not "absent": a step skipped for a network error would leave a removed
+// file in the table.
+Result<bool> Exists(FileSystem* fs, const std::string& path) {
+  if (!fs) return PathExists(path);
+  auto st = fs->Stat(path);
+  if (st.ok()) return true;
+  if (st.status().IsNotFound()) return false;
+  return st.status();
 }
-bool IsDir(FileSystem* fs, const std::string& path) {
-  return fs ? fs->IsDirectory(path) : IsDirectory(path);
+Result<bool> IsDir(FileSystem* fs, const std::string& path) {
+  if (!fs) return IsDirectory(path);
+  auto st = fs->Stat(path);
+  if (st.ok()) return st->is_dir;
+  if (st.status().IsNotFound()) return false;
+  return st.status();
+}
+// For what only reports: an unanswered question counts as "there".
+bool SeemsThere(FileSystem* fs, const std::string& path) {
+  auto e = Exists(fs, path);
+  return !e.ok() || *e;
 }
 
 // DisposeStoreFile's remote form: archive (an already archived name kept as <name>.<millis>,
@@ -60,7 +76,8 @@ Status DisposeRemote(FileSystem* fs, const std::string& dir, const std::string& 
   if (d.archive_dir.empty()) return fs->Delete(src, /*recursive=*/false);
   HFILE_RETURN_IF_ERROR(fs->CreateDirs(d.archive_dir));
   const std::string dst = JoinPath(d.archive_dir, name);
-  if (fs->Exists(dst)) HFILE_RETURN_IF_ERROR(fs->Rename(dst, fmt::format("{}.{}", dst, d.now_ms)));
+  HFILE_ASSIGN_OR_RETURN(const bool taken, Exists(fs, dst));
+  if (taken) HFILE_RETURN_IF_ERROR(fs->Rename(dst, fmt::format("{}.{}", dst, d.now_ms)));
   return fs->Rename(src, dst);
 }
 
@@ -201,7 +218,8 @@ Status ApplyStep(FileSystem* fs, const CommitScope& scope, const CommitStep& ste
   switch (step.kind) {
     case CommitStep::Kind::kPut: {
       const std::string to = Abs(scope, step.to);
-      const bool from_there = Exists(fs, path), to_there = Exists(fs, to);
+      HFILE_ASSIGN_OR_RETURN(const bool from_there, Exists(fs, path));
+      HFILE_ASSIGN_OR_RETURN(const bool to_there, Exists(fs, to));
       if (!from_there && to_there) return Status::OK();  // done before
       if (!from_there)
         return Status::Corruption(fmt::format(
@@ -233,17 +251,20 @@ Status ApplyStep(FileSystem* fs, const CommitScope& scope, const CommitStep& ste
         return Status::InvalidArgument(
             "the table directory is not <root>/data/<ns>/<table>, so the archive cannot be "
             "located", scope.table_dir);
-      if (!Exists(fs, path)) return Status::OK();
-      if (IsDir(fs, path))
-        return ArchiveTreeInto(fs, path, JoinPath(archive, step.path), now);
+      HFILE_ASSIGN_OR_RETURN(const bool there, Exists(fs, path));
+      if (!there) return Status::OK();
+      HFILE_ASSIGN_OR_RETURN(const bool dir, IsDir(fs, path));
+      if (dir) return ArchiveTreeInto(fs, path, JoinPath(archive, step.path), now);
       const Disposal d{JoinPath(archive, Dirname(step.path)), now};
       if (fs) return DisposeRemote(fs, Dirname(path), Basename(path), d);
       return DisposeStoreFile(Dirname(path), Basename(path), d);
     }
-    case CommitStep::Kind::kDelete:
-      if (IsDir(fs, path)) return RemoveTree(fs, path);
+    case CommitStep::Kind::kDelete: {
+      HFILE_ASSIGN_OR_RETURN(const bool dir, IsDir(fs, path));
+      if (dir) return RemoveTree(fs, path);
       if (fs) return DisposeRemote(fs, Dirname(path), Basename(path), Disposal{"", now});
       return DisposeStoreFile(Dirname(path), Basename(path), Disposal{"", now});
+    }
     case CommitStep::Kind::kDropFamily:
     case CommitStep::Kind::kDropFamilyDelete: {
       const std::string archive = scope.ArchiveDir();
@@ -311,7 +332,8 @@ bool NothingPut(FileSystem* fs, const CommitScope& scope, const Transaction& t) 
   for (const auto& step : t.steps) {
     if (step.kind != CommitStep::Kind::kPut) continue;
     any_put = true;
-    if (Exists(fs, Abs(scope, step.to)) || Exists(fs, Abs(scope, step.path))) return false;
+    if (SeemsThere(fs, Abs(scope, step.to)) || SeemsThere(fs, Abs(scope, step.path)))
+      return false;
   }
   return any_put;
 }
@@ -484,9 +506,9 @@ std::vector<std::string> DescribeRecovery(const CommitScope& scope) {
       size_t left = 0;
       for (const auto& s : t.steps) {
         const std::string p = Abs(scope, s.path);
-        if (s.kind == CommitStep::Kind::kPut) left += Exists(fs, p);
+        if (s.kind == CommitStep::Kind::kPut) left += SeemsThere(fs, p);
         if (s.kind == CommitStep::Kind::kArchive || s.kind == CommitStep::Kind::kDelete)
-          left += Exists(fs, p);
+          left += SeemsThere(fs, p);
       }
       out.push_back(fmt::format("interrupted {}: committed; finish {} remaining step(s)", t.tool,
                                 left));
