@@ -245,7 +245,13 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, st
       "raw|escaped|hex\n"
       "  --ttl-format auto|raw|decimal  --csv-header auto|use|skip|none  --max-line-bytes N\n"
       "Inputs: files (gzip, bzip2, xz, zstd read transparently), or - for stdin (the default).");
-  if (auto code = ParseArgs(app, argc, argv, out_arg, err)) return *code;
+  if (auto code = ParseArgs(app, argc, argv, out_arg, err, {"--table"})) return *code;
+  // A table on HDFS is loaded only as a distributed job: its units run on local mirrors.
+  if (region::IsRemotePath(table) && !(emit.emit_units && into && root.empty())) {
+    return UsageError(err, kTool,
+                      table + " is on HDFS: load it --into the table with --emit-units (a "
+                              "distributed job, see hfile-task(1)); --root takes a local root");
+  }
   std::ostream& out = progress_flags.quiet && !json ? NullStream() : out_arg;
 
   auto im = region::ParseImportArgs(app.remaining());
@@ -316,9 +322,9 @@ int RunBulkLoadTool(int argc, const char* const* argv, std::ostream& out_arg, st
     o.table_dir = t->path();
   } else {
     std::error_code ec;
-    if (!std::filesystem::is_directory(table, ec))
+    if (!region::IsRemotePath(table) && !std::filesystem::is_directory(table, ec))
       return ReportError(err, kTool, Status::NotFound(table, "no such table directory"));
-    o.table_dir = table;
+    o.table_dir = table;  // on HDFS: the plan finds whether it is a table
   }
 
   if (emit.emit_units) {

@@ -2,12 +2,15 @@
 // followed by hand so that each hop's URL is in the error and CREATE can send its body to the
 // DataNode only.
 #include <curl/curl.h>
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <cstdlib>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -76,6 +79,31 @@ size_t AppendBody(char* data, size_t size, size_t n, void* user) {
   return size * n;
 }
 
+// A request body streamed from a BodyReader; the reader's error, if any, is kept for the caller
+// (curl only learns that the upload was aborted).
+struct Upload {
+  const BodyReader* read = nullptr;
+  uint64_t left = 0;
+  Status error;
+};
+
+size_t ReadBody(char* buf, size_t size, size_t n, void* user) {
+  auto* u = static_cast<Upload*>(user);
+  const size_t want = static_cast<size_t>(std::min<uint64_t>(size * n, u->left));
+  if (want == 0) return 0;
+  auto got = (*u->read)(buf, want);
+  if (!got.ok()) {
+    u->error = got.status();
+    return CURL_READFUNC_ABORT;
+  }
+  if (*got == 0) {
+    u->error = Status::IOError("the body", fmt::format("ended {} bytes early", u->left));
+    return CURL_READFUNC_ABORT;
+  }
+  u->left -= *got;
+  return *got;
+}
+
 }  // namespace
 
 struct WebHdfsClient::Rep {
@@ -94,8 +122,10 @@ struct WebHdfsClient::Rep {
                        op, EncodeParam(user), params);
   }
 
-  // One HTTP exchange (no redirect following). `body` (PUT) may be null.
-  Status Send(const char* method, const std::string& url, const Slice* body, Reply* reply) {
+  // One HTTP exchange (no redirect following). `body` (PUT) may be null; `upload` (a PUT's
+  // streamed body) is used instead when given.
+  Status Send(const char* method, const std::string& url, const Slice* body, Reply* reply,
+              Upload* upload = nullptr) {
     curl_easy_reset(curl);
     reply->status = 0;
     reply->body.clear();
@@ -124,7 +154,13 @@ struct WebHdfsClient::Rep {
       curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
     } else {
       curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-      if (body) {
+      if (upload) {
+        headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
+        curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+        curl_easy_setopt(curl, CURLOPT_READFUNCTION, ReadBody);
+        curl_easy_setopt(curl, CURLOPT_READDATA, upload);
+        curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(upload->left));
+      } else if (body) {
         headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
         curl_easy_setopt(curl, CURLOPT_POST, 1L);
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
@@ -141,6 +177,9 @@ struct WebHdfsClient::Rep {
     ++requests;
     const CURLcode rc = curl_easy_perform(curl);
     curl_slist_free_all(headers);
+    if (upload && !upload->error.ok()) {
+      return Status::IOError(fmt::format("{} {}", method, url), upload->error.ToString());
+    }
     if (rc == CURLE_WRITE_ERROR && reply->too_long) {
       return Status::IOError(fmt::format("{} {}", method, url),
                              fmt::format("the reply is longer than the {} bytes asked for",
@@ -331,6 +370,125 @@ Status WebHdfsClient::CreateFile(const std::string& path, const Slice& data, boo
   HFILE_RETURN_IF_ERROR(rep_->Send("PUT", r.location, &data, &w).WithContext("WebHDFS CREATE"));
   if (w.status != 201) return Rep::ErrorOf("CREATE", w);
   return Status::OK();
+}
+
+Status WebHdfsClient::CreateFileStreaming(const std::string& path, uint64_t length,
+                                          const BodyReader& read, bool overwrite) {
+  const std::string url =
+      rep_->Url(path, "CREATE", fmt::format("&overwrite={}", overwrite ? "true" : "false"));
+  Reply r;
+  HFILE_RETURN_IF_ERROR(rep_->Send("PUT", url, nullptr, &r).WithContext("WebHDFS CREATE"));
+  if (r.status != 307 || r.location.empty()) {
+    if (r.status == 307) return Status::IOError("WebHDFS CREATE " + url, "307 without Location");
+    return Rep::ErrorOf("CREATE", r);
+  }
+  Upload up;
+  up.read = &read;
+  up.left = length;
+  Reply w;
+  HFILE_RETURN_IF_ERROR(
+      rep_->Send("PUT", r.location, nullptr, &w, &up).WithContext("WebHDFS CREATE"));
+  if (w.status != 201) return Rep::ErrorOf("CREATE", w);
+  if (up.left != 0) {
+    return Status::IOError("WebHDFS CREATE " + w.url,
+                           fmt::format("{} bytes of the body were not sent", up.left));
+  }
+  return Status::OK();
+}
+
+Status WebHdfsClient::CreateFileFromLocal(const std::string& path, const std::string& local_path,
+                                          bool overwrite) {
+  const int fd = ::open(local_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::IOError("cannot open " + local_path, std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  const off_t size = ::lseek(fd, 0, SEEK_END);
+  if (size < 0 || ::lseek(fd, 0, SEEK_SET) != 0)
+    return Status::IOError("cannot seek " + local_path, std::strerror(errno));
+  BodyReader read = [&](char* buf, size_t n) -> Result<size_t> {
+    for (;;) {
+      const ssize_t got = ::read(fd, buf, n);
+      if (got >= 0) return static_cast<size_t>(got);
+      if (errno != EINTR) return Status::IOError("cannot read " + local_path, std::strerror(errno));
+    }
+  };
+  return CreateFileStreaming(path, static_cast<uint64_t>(size), read, overwrite);
+}
+
+Status WebHdfsClient::RenameStrict(const std::string& from, const std::string& to,
+                                   bool overwrite) {
+  // With renameoptions the NameNode calls rename2, which answers 200 with no body and reports a
+  // refusal (target exists, parent missing) as a RemoteException.
+  const std::string url =
+      rep_->Url(from, "RENAME", fmt::format("&destination={}&renameoptions={}", EncodeParam(to),
+                                            overwrite ? "OVERWRITE" : "NONE"));
+  Reply r;
+  HFILE_RETURN_IF_ERROR(rep_->Call("RENAME", "PUT", url, 200, &r));
+  // A server that ignores renameoptions did a plain rename and says how with a boolean.
+  auto j = nlohmann::json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_object() && j.contains("boolean") && j["boolean"].is_boolean() &&
+      !j["boolean"].get<bool>()) {
+    return Status::NotSupported(
+        fmt::format("WebHDFS RENAME {} to {}", from, to),
+        "refused, and the NameNode ignored renameoptions (no rename2 over WebHDFS)");
+  }
+  return Status::OK();
+}
+
+Result<std::vector<HdfsBlockLocation>> WebHdfsClient::GetFileBlockLocations(
+    const std::string& path, uint64_t offset, uint64_t length) {
+  const std::string range = fmt::format("&offset={}&length={}", offset, length);
+  std::vector<HdfsBlockLocation> out;
+  auto strings = [](const nlohmann::json& a, std::vector<std::string>* v) {
+    if (!a.is_array()) return;
+    for (const auto& h : a)
+      if (h.is_string()) v->push_back(h.get<std::string>());
+  };
+  const std::string url = rep_->Url(path, "GETFILEBLOCKLOCATIONS", range);
+  auto j = rep_->CallJson("GETFILEBLOCKLOCATIONS", "GET", url);
+  if (j.ok()) {
+    const nlohmann::json* list = nullptr;
+    if (j->contains("BlockLocations") && (*j)["BlockLocations"].contains("BlockLocation"))
+      list = &(*j)["BlockLocations"]["BlockLocation"];
+    if (!list || !list->is_array())
+      return Status::IOError("WebHDFS GETFILEBLOCKLOCATIONS " + url,
+                             "no BlockLocations in " + j->dump().substr(0, 200));
+    for (const auto& b : *list) {
+      HdfsBlockLocation l;
+      l.offset = b.value("offset", uint64_t{0});
+      l.length = b.value("length", uint64_t{0});
+      if (b.contains("hosts")) strings(b["hosts"], &l.hosts);
+      out.push_back(std::move(l));
+    }
+    return out;
+  }
+  if (j.status().IsNotFound()) return j.status();
+  // Before Hadoop 3.3 the op is unknown (HTTP 400): the NameNode's own LocatedBlocks.
+  const std::string old_url = rep_->Url(path, "GET_BLOCK_LOCATIONS", range);
+  HFILE_ASSIGN_OR_RETURN(auto lb, rep_->CallJson("GET_BLOCK_LOCATIONS", "GET", old_url));
+  const nlohmann::json* list = nullptr;
+  if (lb.contains("LocatedBlocks") && lb["LocatedBlocks"].contains("locatedBlocks"))
+    list = &lb["LocatedBlocks"]["locatedBlocks"];
+  if (!list || !list->is_array())
+    return Status::IOError("WebHDFS GET_BLOCK_LOCATIONS " + old_url,
+                           "no LocatedBlocks in " + lb.dump().substr(0, 200));
+  for (const auto& b : *list) {
+    HdfsBlockLocation l;
+    l.offset = b.value("startOffset", uint64_t{0});
+    if (b.contains("block") && b["block"].is_object())
+      l.length = b["block"].value("numBytes", uint64_t{0});
+    if (b.contains("locations") && b["locations"].is_array()) {
+      for (const auto& d : b["locations"]) {
+        std::string h = d.value("hostName", std::string());
+        if (h.empty()) h = d.value("ipAddr", std::string());
+        if (!h.empty()) l.hosts.push_back(std::move(h));
+      }
+    }
+    out.push_back(std::move(l));
+  }
+  return out;
 }
 
 Status WebHdfsClient::Rename(const std::string& from, const std::string& to) {

@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "fs_util.h"
+#include "region/file_system.h"
 #include "region/schema_writer.h"
 
 namespace hfile::region {
@@ -33,6 +34,52 @@ std::string Basename(const std::string& rel) {
 }
 
 std::string Abs(const CommitScope& s, const std::string& rel) { return JoinPath(s.table_dir, rel); }
+
+// The file system of a table on HDFS; null for a local table, whose steps keep their POSIX
+// form (fsync of every file and directory touched). On HDFS the same steps go through
+// region::FileSystem: a rename, mkdir or delete is durable once the NameNode answers.
+using RemoteFs = std::shared_ptr<FileSystem>;
+Result<RemoteFs> RemoteFsOf(const CommitScope& scope) {
+  if (!IsRemotePath(scope.table_dir)) return RemoteFs();
+  return FileSystemFor(scope.table_dir);
+}
+
+// Whether `path` is there (and a directory). On HDFS a Stat that fails for another reason than
+// absence is an error, not "absent": a step skipped for a network error would leave a removed
+// file in the table.
+Result<bool> Exists(FileSystem* fs, const std::string& path) {
+  if (!fs) return PathExists(path);
+  auto st = fs->Stat(path);
+  if (st.ok()) return true;
+  if (st.status().IsNotFound()) return false;
+  return st.status();
+}
+Result<bool> IsDir(FileSystem* fs, const std::string& path) {
+  if (!fs) return IsDirectory(path);
+  auto st = fs->Stat(path);
+  if (st.ok()) return st->is_dir;
+  if (st.status().IsNotFound()) return false;
+  return st.status();
+}
+// For what only reports: an unanswered question counts as "there".
+bool SeemsThere(FileSystem* fs, const std::string& path) {
+  auto e = Exists(fs, path);
+  return !e.ok() || *e;
+}
+
+// DisposeStoreFile's remote form: archive (an already archived name kept as <name>.<millis>,
+// as HFileArchiver) or delete. Each rename is one NameNode call, so a rerun redoes only what is
+// missing.
+Status DisposeRemote(FileSystem* fs, const std::string& dir, const std::string& name,
+                     const Disposal& d) {
+  const std::string src = JoinPath(dir, name);
+  if (d.archive_dir.empty()) return fs->Delete(src, /*recursive=*/false);
+  HFILE_RETURN_IF_ERROR(fs->CreateDirs(d.archive_dir));
+  const std::string dst = JoinPath(d.archive_dir, name);
+  HFILE_ASSIGN_OR_RETURN(const bool taken, Exists(fs, dst));
+  if (taken) HFILE_RETURN_IF_ERROR(fs->Rename(dst, fmt::format("{}.{}", dst, d.now_ms)));
+  return fs->Rename(src, dst);
+}
 
 const char* StateName(JournalState::State st) {
   switch (st) {
@@ -88,6 +135,12 @@ Status WriteRecord(const CommitScope& scope, JournalState::State st, const Trans
   text += "end\n";
   const std::string path = scope.JournalPath();
   const std::string dir = Dirname(path);
+  HFILE_ASSIGN_OR_RETURN(auto remote, RemoteFsOf(scope));
+  if (remote) {
+    // Written under a temporary name and renamed over the record (rename2 OVERWRITE).
+    HFILE_RETURN_IF_ERROR(remote->CreateDirs(dir));
+    return remote->WriteFileAtomically(path, text);
+  }
   std::error_code ec;
   if (fs::create_directories(dir, ec)) HFILE_RETURN_IF_ERROR(SyncDir(Dirname(dir)));
   if (ec) return Status::IOError("cannot create " + dir, ec.message());
@@ -102,11 +155,14 @@ Status WriteRecord(const CommitScope& scope, JournalState::State st, const Trans
 
 Status RemoveJournalFile(const CommitScope& scope) {
   const std::string path = scope.JournalPath();
+  HFILE_ASSIGN_OR_RETURN(auto remote, RemoteFsOf(scope));
+  if (remote) return remote->Delete(path, /*recursive=*/false);
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) return ErrnoStatus("cannot remove", path);
   return SyncDir(Dirname(path));
 }
 
-Status RemoveTree(const std::string& path) {
+Status RemoveTree(FileSystem* fs, const std::string& path) {
+  if (fs) return fs->Delete(path, /*recursive=*/true);
   if (!PathExists(path)) return Status::OK();
   std::error_code ec;
   fs::remove_all(path, ec);
@@ -117,22 +173,38 @@ Status RemoveTree(const std::string& path) {
 // A torn record write (<journal>.new) was never the journal and is never read: remove it, best
 // effort (the next record write truncates and renames it away anyway).
 Status RemoveTornRecord(const CommitScope& scope) {
+  if (IsRemotePath(scope.table_dir)) return Status::OK();  // no .new there: see WriteRecord
   ::unlink((scope.JournalPath() + ".new").c_str());
   return Status::OK();
 }
 
 Status RemoveStaging(const CommitScope& scope, const Transaction& t) {
   if (t.staging.empty()) return Status::OK();
-  return RemoveTree(Abs(scope, t.staging));
+  HFILE_ASSIGN_OR_RETURN(auto remote, RemoteFsOf(scope));
+  return RemoveTree(remote.get(), Abs(scope, t.staging));
 }
 
 // Archives every file under `dir` (recursively) into the mirror path, then removes `dir`.
-Status ArchiveTreeInto(const std::string& dir, const std::string& archive, int64_t now) {
+Status ArchiveTreeInto(FileSystem* fs, const std::string& dir, const std::string& archive,
+                       int64_t now) {
+  if (fs) {
+    HFILE_ASSIGN_OR_RETURN(auto entries, fs->ListDir(dir));
+    for (const auto& e : entries) {
+      if (e.is_dir) {
+        HFILE_RETURN_IF_ERROR(
+            ArchiveTreeInto(fs, JoinPath(dir, e.name), JoinPath(archive, e.name), now));
+      } else {
+        HFILE_RETURN_IF_ERROR(DisposeRemote(fs, dir, e.name, Disposal{archive, now}));
+      }
+    }
+    // Not recursive: a file that could not be archived keeps its dir.
+    return fs->Delete(dir, /*recursive=*/false);
+  }
   HFILE_ASSIGN_OR_RETURN(auto entries, ListDir(dir));
   for (const auto& e : entries) {
     if (e.is_dir) {
       HFILE_RETURN_IF_ERROR(
-          ArchiveTreeInto(JoinPath(dir, e.name), JoinPath(archive, e.name), now));
+          ArchiveTreeInto(nullptr, JoinPath(dir, e.name), JoinPath(archive, e.name), now));
     } else {
       HFILE_RETURN_IF_ERROR(DisposeStoreFile(dir, e.name, Disposal{archive, now}));
     }
@@ -141,18 +213,23 @@ Status ArchiveTreeInto(const std::string& dir, const std::string& archive, int64
   return SyncDir(Dirname(dir));
 }
 
-Status ApplyStep(const CommitScope& scope, const CommitStep& step, int64_t now) {
+Status ApplyStep(FileSystem* fs, const CommitScope& scope, const CommitStep& step, int64_t now) {
   const std::string path = Abs(scope, step.path);
   switch (step.kind) {
     case CommitStep::Kind::kPut: {
       const std::string to = Abs(scope, step.to);
-      const bool from_there = PathExists(path), to_there = PathExists(to);
+      HFILE_ASSIGN_OR_RETURN(const bool from_there, Exists(fs, path));
+      HFILE_ASSIGN_OR_RETURN(const bool to_there, Exists(fs, to));
       if (!from_there && to_there) return Status::OK();  // done before
       if (!from_there)
         return Status::Corruption(fmt::format(
             "the committed output {} is missing and {} was never put in place", path, to));
       if (to_there)
         return Status::Corruption(fmt::format("cannot put {}: {} already exists", path, to));
+      if (fs) {
+        HFILE_RETURN_IF_ERROR(fs->CreateDirs(Dirname(to)));
+        return fs->Rename(path, to);
+      }
       std::error_code ec;
       if (fs::create_directories(Dirname(to), ec)) HFILE_RETURN_IF_ERROR(SyncDir(Dirname(Dirname(to))));
       if (ec) return Status::IOError("cannot create " + Dirname(to), ec.message());
@@ -161,6 +238,7 @@ Status ApplyStep(const CommitScope& scope, const CommitStep& step, int64_t now) 
       return SyncDir(Dirname(path));
     }
     case CommitStep::Kind::kMakeDir: {
+      if (fs) return fs->CreateDirs(path);
       if (IsDirectory(path)) return Status::OK();
       std::error_code ec;
       fs::create_directories(path, ec);
@@ -173,19 +251,30 @@ Status ApplyStep(const CommitScope& scope, const CommitStep& step, int64_t now) 
         return Status::InvalidArgument(
             "the table directory is not <root>/data/<ns>/<table>, so the archive cannot be "
             "located", scope.table_dir);
-      if (!PathExists(path)) return Status::OK();
-      if (IsDirectory(path))
-        return ArchiveTreeInto(path, JoinPath(archive, step.path), now);
-      return DisposeStoreFile(Dirname(path), Basename(path),
-                              Disposal{JoinPath(archive, Dirname(step.path)), now});
+      HFILE_ASSIGN_OR_RETURN(const bool there, Exists(fs, path));
+      if (!there) return Status::OK();
+      HFILE_ASSIGN_OR_RETURN(const bool dir, IsDir(fs, path));
+      if (dir) return ArchiveTreeInto(fs, path, JoinPath(archive, step.path), now);
+      const Disposal d{JoinPath(archive, Dirname(step.path)), now};
+      if (fs) return DisposeRemote(fs, Dirname(path), Basename(path), d);
+      return DisposeStoreFile(Dirname(path), Basename(path), d);
     }
-    case CommitStep::Kind::kDelete:
-      if (IsDirectory(path)) return RemoveTree(path);
+    case CommitStep::Kind::kDelete: {
+      HFILE_ASSIGN_OR_RETURN(const bool dir, IsDir(fs, path));
+      if (dir) return RemoveTree(fs, path);
+      if (fs) return DisposeRemote(fs, Dirname(path), Basename(path), Disposal{"", now});
       return DisposeStoreFile(Dirname(path), Basename(path), Disposal{"", now});
+    }
     case CommitStep::Kind::kDropFamily:
     case CommitStep::Kind::kDropFamilyDelete: {
       const std::string archive = scope.ArchiveDir();
       const bool del = step.kind == CommitStep::Kind::kDropFamilyDelete;
+      // The schema writer's family drop (every region, the MOB dir) is POSIX only; a job's
+      // commit archives dropped family dirs as plain archive steps instead.
+      if (fs)
+        return Status::NotSupported(scope.table_dir,
+                                    "dropping a family of a table on HDFS in one step: not "
+                                    "supported (a job's commit archives the family dirs)");
       if (archive.empty() && !del)
         return Status::InvalidArgument(
             "the table directory is not <root>/data/<ns>/<table>, so the archive cannot be "
@@ -204,9 +293,10 @@ Status ApplyStep(const CommitScope& scope, const CommitStep& step, int64_t now) 
 // Applies a committed transaction's steps (idempotently), then clears staging and journal.
 Status Apply(const CommitScope& scope, const Transaction& t, const CommitOptions& o) {
   const int64_t now = o.now_ms ? o.now_ms : NowMs();
+  HFILE_ASSIGN_OR_RETURN(auto remote, RemoteFsOf(scope));
   bool first_put = true;
   for (const auto& step : t.steps) {
-    HFILE_RETURN_IF_ERROR(ApplyStep(scope, step, now).WithContext(
+    HFILE_RETURN_IF_ERROR(ApplyStep(remote.get(), scope, step, now).WithContext(
         fmt::format("{} of the committed {} transaction", KindName(step.kind), t.tool)));
     switch (step.kind) {
       case CommitStep::Kind::kPut:
@@ -237,12 +327,13 @@ Status Apply(const CommitScope& scope, const Transaction& t, const CommitOptions
 // A committed transaction whose first put cannot be done because its staged source vanished
 // before anything was put (HBase's region open wipes .tmp/): nothing of it is applied, so the
 // old state is whole; it is rolled back rather than half applied.
-bool NothingPut(const CommitScope& scope, const Transaction& t) {
+bool NothingPut(FileSystem* fs, const CommitScope& scope, const Transaction& t) {
   bool any_put = false;
   for (const auto& step : t.steps) {
     if (step.kind != CommitStep::Kind::kPut) continue;
     any_put = true;
-    if (PathExists(Abs(scope, step.to)) || PathExists(Abs(scope, step.path))) return false;
+    if (SeemsThere(fs, Abs(scope, step.to)) || SeemsThere(fs, Abs(scope, step.path)))
+      return false;
   }
   return any_put;
 }
@@ -263,7 +354,8 @@ std::string CommitScope::ArchiveDir() const {
 
 Result<std::optional<JournalState>> ReadJournal(const CommitScope& scope) {
   const std::string path = scope.JournalPath();
-  auto data = ReadWholeFile(path);
+  HFILE_ASSIGN_OR_RETURN(auto remote, RemoteFsOf(scope));
+  auto data = remote ? remote->ReadFile(path) : ReadWholeFile(path);
   if (!data.ok()) {
     if (data.status().IsNotFound()) return std::optional<JournalState>();
     return data.status();
@@ -373,8 +465,9 @@ Status RecoverTransaction(const CommitScope& scope, const CommitOptions& o,
       log->push_back(fmt::format("{}: rolled back an interrupted {} (its output was never "
                                  "committed; the old files are intact)", where, t.tool));
       break;
-    case JournalState::State::kCommit:
-      if (NothingPut(scope, t)) {
+    case JournalState::State::kCommit: {
+      HFILE_ASSIGN_OR_RETURN(auto remote, RemoteFsOf(scope));
+      if (NothingPut(remote.get(), scope, t)) {
         HFILE_RETURN_IF_ERROR(RemoveStaging(scope, t));
         HFILE_RETURN_IF_ERROR(RemoveJournalFile(scope));
         log->push_back(fmt::format("{}: dropped an interrupted {} whose staged output is gone "
@@ -386,6 +479,7 @@ Status RecoverTransaction(const CommitScope& scope, const CommitOptions& o,
       log->push_back(fmt::format("{}: finished an interrupted {} ({} step(s) of its commit)",
                                  where, t.tool, t.steps.size()));
       break;
+    }
   }
   Check(o, "recovery-done");
   return Status::OK();
@@ -407,12 +501,14 @@ std::vector<std::string> DescribeRecovery(const CommitScope& scope) {
       out.push_back(fmt::format("interrupted {}: not committed; roll back", t.tool));
       break;
     case JournalState::State::kCommit: {
+      auto remote = RemoteFsOf(scope);
+      FileSystem* fs = remote.ok() ? remote->get() : nullptr;
       size_t left = 0;
       for (const auto& s : t.steps) {
         const std::string p = Abs(scope, s.path);
-        if (s.kind == CommitStep::Kind::kPut) left += PathExists(p);
+        if (s.kind == CommitStep::Kind::kPut) left += SeemsThere(fs, p);
         if (s.kind == CommitStep::Kind::kArchive || s.kind == CommitStep::Kind::kDelete)
-          left += PathExists(p);
+          left += SeemsThere(fs, p);
       }
       out.push_back(fmt::format("interrupted {}: committed; finish {} remaining step(s)", t.tool,
                                 left));

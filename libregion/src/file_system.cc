@@ -28,6 +28,10 @@ bool FileSystem::IsDirectory(const std::string& path) {
   return st.ok() && st->is_dir;
 }
 
+Status FileSystem::AddBlockHosts(const std::string&, std::map<std::string, uint64_t>*) {
+  return Status::OK();
+}
+
 namespace {
 
 // A name beside `path` no other writer of this process or another picks.

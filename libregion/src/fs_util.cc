@@ -129,6 +129,15 @@ std::string Normalized(const std::string& path) {
 }  // namespace
 
 std::string ParentDir(const std::string& path) {
+  // "scheme://authority" is kept as it is (normalizing would fold its "//").
+  if (const size_t sep = path.find("://"); sep != std::string::npos &&
+                                           path.find('/') == sep + 1) {
+    const size_t slash = path.find('/', sep + 3);
+    if (slash == std::string::npos) return path;
+    const std::string prefix = path.substr(0, slash);
+    const std::string parent = ParentDir(path.substr(slash));
+    return parent == "/" ? prefix + "/" : prefix + parent;
+  }
   std::string p = std::filesystem::path(Normalized(path)).parent_path().string();
   return p.empty() ? "." : p;
 }

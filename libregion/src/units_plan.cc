@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <system_error>
 
 #include "fs_util.h"
@@ -122,6 +123,20 @@ Status AddSupport(FileSystem* fs, const Located& l, const std::string& family,
     HFILE_RETURN_IF_ERROR(add_link_target(*sf.link));
   }
   return Status::OK();
+}
+
+// The DataNodes holding the unit's inputs (and what they read through), the most bytes first:
+// a scheduler's locality hint. Best effort: a server without block locations leaves it empty.
+void FillHosts(FileSystem* fs, const Located& l, pb::UnitProto* u) {
+  std::map<std::string, uint64_t> bytes;
+  for (const auto& in : u->inputs())
+    if (!fs->AddBlockHosts(JoinPath(l.table_dir, in.path()), &bytes).ok()) return;
+  for (const auto& s : u->support())
+    if (!fs->AddBlockHosts(JoinPath(l.root_dir, s.path()), &bytes).ok()) return;
+  std::vector<std::pair<std::string, uint64_t>> hosts(bytes.begin(), bytes.end());
+  std::stable_sort(hosts.begin(), hosts.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (const auto& h : hosts) u->add_hosts(h.first);
 }
 
 struct RegionListing {
@@ -393,6 +408,8 @@ Status PlanJob(const JobPlanOptions& o, JobPlan* plan) {
     units.push_back(new_unit(r));
   }
 
+  if (IsRemotePath(l.table_dir))
+    for (auto& u : units) FillHosts(fs, l, &u);
   std::string lines;
   for (const auto& u : units) {
     plan->bytes += u.bytes();

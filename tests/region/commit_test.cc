@@ -8,9 +8,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <set>
 
+#include "fs_util.h"
+#include "region/file_system.h"
 #include "testutil.h"
 
 namespace hfile::region {
@@ -273,6 +276,40 @@ TEST(Commit, TheLockIsExclusive) {
   ASSERT_TRUE(a.Acquire(f.table).ok());
   DirLock b;
   EXPECT_TRUE(b.Acquire(f.table).IsNotSupported());
+}
+
+// A table on HDFS: its paths keep scheme and authority, and its journal is read through the
+// NameNode, whose failure is an error (never "no journal"). The steps themselves run against a
+// real HDFS in tests/hdfs (hdfs_units).
+TEST(Commit, HdfsTablePathsAndAnUnreachableNameNode) {
+  const std::string table = "hdfs://nn:8020/hbase/data/default/t";
+  EXPECT_EQ(ParentDir(table), "hdfs://nn:8020/hbase/data/default");
+  EXPECT_EQ(ParentDir("hdfs://nn:8020/hbase"), "hdfs://nn:8020/");
+  EXPECT_EQ(ParentDir("webhdfs://h:9870/a/b/"), "webhdfs://h:9870/a");
+  EXPECT_EQ(ParentDir("/a/b"), "/a");
+  const CommitScope scope{table, ""};
+  EXPECT_EQ(scope.ArchiveDir(), "hdfs://nn:8020/hbase/archive/data/default/t");
+  EXPECT_EQ(scope.JournalPath(), table + "/.hfile-journal");
+  EXPECT_TRUE(IsRemotePath(table));
+
+  const char* was = std::getenv("HFILE_WEBHDFS");
+  const std::string saved = was ? was : "";
+  ::setenv("HFILE_WEBHDFS", "127.0.0.1:1", 1);  // nothing listens there
+  auto fs = FileSystemFor(table);
+  auto j = ReadJournal(scope);
+  if (was) {
+    ::setenv("HFILE_WEBHDFS", saved.c_str(), 1);
+  } else {
+    ::unsetenv("HFILE_WEBHDFS");
+  }
+  ASSERT_TRUE(fs.ok()) << fs.status().ToString();
+  EXPECT_STREQ((*fs)->scheme(), "hdfs");
+  ASSERT_FALSE(j.ok());
+  EXPECT_TRUE(j.status().IsIOError()) << j.status().ToString();
+  EXPECT_NE(j.status().ToString().find(
+                "http://127.0.0.1:1/webhdfs/v1/hbase/data/default/t/.hfile-journal"),
+            std::string::npos)
+      << j.status().ToString();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #define HFILE_WEBHDFS_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,16 @@ struct HdfsFileStatus {
   std::string owner, group, permission;
 };
 
+// One block of a file and the DataNodes holding a replica (GETFILEBLOCKLOCATIONS).
+struct HdfsBlockLocation {
+  uint64_t offset = 0;
+  uint64_t length = 0;
+  std::vector<std::string> hosts;  // host names (or addresses) of the DataNodes
+};
+
+// Fills buf with up to n bytes of a streamed request body; 0 at its end.
+using BodyReader = std::function<Result<size_t>(char* buf, size_t n)>;
+
 // One NameNode's WebHDFS API. Paths are absolute HDFS paths ("/a/b"). Errors are IOError (or
 // NotFound for a FileNotFoundException) naming the operation, the URL and the HTTP status, with
 // the RemoteException the server sent decoded. Not thread-safe: one client per thread.
@@ -75,11 +86,27 @@ class WebHdfsClient {
   // Writes a whole file in WebHDFS's two steps (the NameNode names a DataNode, the data goes
   // there). Fails if the file exists unless `overwrite`.
   Status CreateFile(const std::string& path, const Slice& data, bool overwrite);
+  // CreateFile with a body of `length` bytes streamed from `read` (memory stays bounded by
+  // curl's buffer whatever the size); fewer or more bytes than `length` fail the request.
+  Status CreateFileStreaming(const std::string& path, uint64_t length, const BodyReader& read,
+                             bool overwrite);
+  // CreateFileStreaming of a local file's content.
+  Status CreateFileFromLocal(const std::string& path, const std::string& local_path,
+                             bool overwrite);
   // HDFS's rename: false from the NameNode (e.g. the target exists) is an IOError.
   Status Rename(const std::string& from, const std::string& to);
+  // The NameNode's rename2 (renameoptions=NONE or OVERWRITE): `to`'s parent must exist; `to`
+  // must not exist unless `overwrite`, which atomically replaces a file (or an empty dir).
+  // Unlike Rename, never moves `from` into an existing directory `to`. NotSupported when the
+  // NameNode ignored renameoptions and refused the plain rename it did instead.
+  Status RenameStrict(const std::string& from, const std::string& to, bool overwrite);
   // Deletes a file or (with `recursive`) a tree; *existed (if given) says whether it was there.
   Status Delete(const std::string& path, bool recursive, bool* existed = nullptr);
   Status Mkdirs(const std::string& path);
+  // The blocks of [offset, offset + length) of a file and their DataNodes: GETFILEBLOCKLOCATIONS
+  // (Hadoop 3.3+), else GET_BLOCK_LOCATIONS (the NameNode's LocatedBlocks) on older servers.
+  Result<std::vector<HdfsBlockLocation>> GetFileBlockLocations(const std::string& path,
+                                                               uint64_t offset, uint64_t length);
 
   // HTTP requests sent so far (redirect hops count), for tests and --io-stats style figures.
   uint64_t requests() const;

@@ -9,10 +9,12 @@
 // "webhdfs://host:9870/a/b" (HDFS); JoinPath and ParentDir keep the scheme and authority.
 // Durability: on a local disk every change is fsynced (file, then its directory); on HDFS a
 // rename, mkdir or delete is durable once the NameNode answers, and a file once it is closed.
+// Atomic replacement on HDFS is WebHDFS's RENAME with renameoptions=OVERWRITE (rename2).
 #ifndef REGION_FILE_SYSTEM_H_
 #define REGION_FILE_SYSTEM_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -63,6 +65,11 @@ class FileSystem {
   // Copies a local file to `path` under a temporary name, then renames it into place; fails if
   // `path` exists. Streaming, as CopyToLocal.
   virtual Status CopyFromLocal(const std::string& local_path, const std::string& path) = 0;
+
+  // Adds to (*bytes_by_host)[host] the bytes of `path`'s blocks each DataNode holds a replica
+  // of: the locality of a unit's inputs. Nothing on a local disk.
+  virtual Status AddBlockHosts(const std::string& path,
+                               std::map<std::string, uint64_t>* bytes_by_host);
 };
 
 // The local file system (one shared instance).
