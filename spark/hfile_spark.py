@@ -31,6 +31,7 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 
 ARCHIVE_ALIAS = "hfilekit"
 
@@ -60,8 +61,24 @@ def run_json(cmd):
     for line in p.stdout.splitlines():
         line = line.strip()
         if line.startswith("{"):
-            records.append(json.loads(line))
-    return p.returncode, records, p.stderr
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                pass  # not a record: the exit code and stderr say what went wrong
+    return exit_code(p.returncode), records, p.stderr
+
+
+def exit_code(code):
+    """A process killed by signal N as a shell reports it (128 + N), not Python's -N."""
+    return 128 - code if code < 0 else code
+
+
+class DriverError(Exception):
+    """An hfilekit step the driver needs failed; `code` is the exit status to end with."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
 
 
 def task_binary(given):
@@ -83,15 +100,16 @@ def task_binary(given):
     return binary, env
 
 
-def make_task_runner(task_hfile, app_id, work_dir, threads):
+def make_task_runner(task_hfile, run_token, work_dir, threads):
     """The function each Spark task runs over its partition's units (one subprocess a unit)."""
 
     def run_units(units):
         from pyspark import TaskContext
         ctx = TaskContext.get()
-        # Unique per run of a unit: a retry, a speculative copy or a later driver never writes
-        # into another's attempt dir.
-        attempt = "%s-%d-%d" % (app_id, ctx.stageId(), ctx.attemptNumber())
+        # Unique per run of a unit: the driver run's random token (a rerun of the driver, or a
+        # YARN re-attempt of the application, keeps no ids) and Spark's task attempt id (unique
+        # within the application: retries and speculative copies each have their own).
+        attempt = "%s-%d-%d" % (run_token, ctx.stageId(), ctx.taskAttemptId())
         binary, env = task_binary(task_hfile)
         cmd = [binary]
         if os.path.basename(binary) == "hfile":
@@ -102,11 +120,13 @@ def make_task_runner(task_hfile, app_id, work_dir, threads):
         for unit in units:
             t0 = time.time()
             p = subprocess.run(cmd, input=unit, capture_output=True, text=True, env=env)
-            if p.returncode != 0:
+            lines = p.stdout.strip().splitlines()
+            if p.returncode != 0 or not lines:
                 # Raising fails the task: Spark runs it again (spark.task.maxFailures).
                 raise RuntimeError("hfile task exited %d on unit %s (attempt %s): %s" % (
-                    p.returncode, json.loads(unit).get("id"), attempt, p.stderr.strip()[-2000:]))
-            result = json.loads(p.stdout.strip().splitlines()[-1])
+                    exit_code(p.returncode), json.loads(unit).get("id"), attempt,
+                    p.stderr.strip()[-2000:]))
+            result = json.loads(lines[-1])
             result["task_seconds"] = time.time() - t0
             yield json.dumps(result)
 
@@ -146,10 +166,19 @@ def crash_point(name):
         os.kill(os.getpid(), signal.SIGKILL)
 
 
+class ArgumentParser(argparse.ArgumentParser):
+    """Usage errors exit 1, as every hfilekit tool's (argparse's own is 2: corruption here)."""
+
+    def error(self, message):
+        self.print_usage(sys.stderr)
+        print("%s: %s" % (self.prog, message), file=sys.stderr)
+        sys.exit(1)
+
+
 def main(argv, spark=None):
     """Runs one job; `spark` is a SparkSession to use (and keep), else one is made if a unit
     needs running and stopped at the end."""
-    ap = argparse.ArgumentParser(
+    ap = ArgumentParser(
         prog="hfile_spark.py",
         description="Run an hfilekit writing tool (compact, alter, copy-family, split, "
                     "bulkload --into) as Spark tasks, then commit it once.")
@@ -157,25 +186,43 @@ def main(argv, spark=None):
                                     "(default: the build's, then PATH)")
     ap.add_argument("--task-hfile", help="the hfile or hfile-task binary tasks run (default: "
                                          "bin/hfile-task of the --archives ...#hfilekit archive)")
-    ap.add_argument("--job-id", help="the job's id; a rerun with the same id resumes the job")
+    ap.add_argument("--job-id", help="the job's id (required): a rerun with the same id resumes "
+                                     "the job, or finds it committed")
     ap.add_argument("--work-dir", help="where a task mirrors a unit of a table on HDFS")
     ap.add_argument("--rounds", type=int, default=3,
                     help="runs of a stage's missing units after a failed Spark job (default 3)")
     ap.add_argument("--no-commit", action="store_true",
                     help="run the units, leave the commit to 'hfile task --commit JOB'")
     ap.add_argument("--json", action="store_true", help="print one spark-job JSON record")
+    ap.add_argument("--version", action="store_true",
+                    help="print the version of hfilekit (the --hfile binary's) and exit")
     ap.add_argument("command", nargs=argparse.REMAINDER,
                     help="-- TOOL TARGET ARGS...: the hfilekit command")
     a = ap.parse_args(argv)
     command = a.command[1:] if a.command[:1] == ["--"] else a.command
+    if a.version:
+        v = subprocess.run([find_driver_binary(a.hfile), "--version"], capture_output=True,
+                           text=True).stdout.split()
+        print("hfile_spark.py (hfilekit) %s" % (v[-1] if v else "unknown"))
+        return 0
     if not command or command[0] not in ("compact", "alter", "copy-family", "split", "bulkload"):
         ap.error("give the command after --: compact|alter|copy-family|split|bulkload ...")
+    if not a.job_id:
+        # A default id would make a rerun (or a YARN re-attempt of the application) plan a new
+        # job: a bulk load loaded twice, a region split again.
+        ap.error("--job-id is required: a rerun with the same id resumes the job")
     hfile = find_driver_binary(a.hfile)
     t_start = time.time()
+    try:
+        return run_job(a, command, hfile, t_start, spark)
+    except DriverError as e:
+        log(str(e))
+        return e.code
 
-    plan_cmd = [hfile] + command + ["--emit-units", "--json"]
-    if a.job_id:
-        plan_cmd += ["--job-id", a.job_id]
+
+def run_job(a, command, hfile, t_start, spark):
+
+    plan_cmd = [hfile] + command + ["--emit-units", "--json", "--job-id", a.job_id]
     code, recs, err = run_json(plan_cmd)
     plan = next((r for r in recs if r.get("kind") == "units"), None)
     if code != 0 or plan is None or plan.get("error"):
@@ -188,14 +235,18 @@ def main(argv, spark=None):
                "committed": False, "already_committed": plan["already_committed"],
                "plan_seconds": round(time.time() - t_start, 3), "_t0": t_start}
     if plan["already_committed"]:
-        log("job %s of %s was committed already: nothing to do" % (plan["job"], plan["table"]))
-        return finish(a, summary, 0)
+        # The commit records the job done before it archives the replaced files: a commit
+        # interrupted there is finished by running it again (it recovers the journal first).
+        log("job %s of %s was committed: finishing what its commit may have left" % (
+            plan["job"], plan["table"]))
+        return commit(a, hfile, job_dir, plan, summary)
     log("job %s: %d unit(s), %d bytes%s" % (plan["job"], plan["units"], plan["bytes"],
                                             " (planned before: resuming)" if plan["reused"]
                                             else ""))
 
     t_run = time.time()
     own_session = spark is None
+    run_token = uuid.uuid4().hex[:12]
     try:
         for stage in ("partition", "work"):
             for attempt_round in range(a.rounds + 1):
@@ -212,7 +263,7 @@ def main(argv, spark=None):
                     stage, len(todo), " (again)" if attempt_round else ""))
                 # A task keeps as many threads busy as Spark gave it cores (1 or 2).
                 threads = min(2, max(1, int(sc.getConf().get("spark.task.cpus", "1"))))
-                runner = make_task_runner(a.task_hfile, sc.applicationId, a.work_dir, threads)
+                runner = make_task_runner(a.task_hfile, run_token, a.work_dir, threads)
                 try:
                     results = units_rdd(sc, todo).mapPartitions(runner).collect()
                     summary["ran"] += len(results)
@@ -220,15 +271,15 @@ def main(argv, spark=None):
                         json.loads(r)["task_seconds"] for r in results)
                 except Exception as e:  # a task failed more often than Spark retries it
                     summary["failed_rounds"] += 1
-                    log("a Spark job failed: %s" % str(e).strip().splitlines()[0][:500])
-                    if attempt_round == a.rounds:
-                        log("units still without a complete attempt after %d round(s)" %
-                            (a.rounds + 1))
-                        return finish(a, summary, 3)
-        missing = pending_units(hfile, job_dir)
-        if missing:
-            log("%d unit(s) have no complete attempt" % len(missing))
-            return finish(a, summary, 3)
+                    first = (str(e).strip().splitlines() or [type(e).__name__])[0]
+                    log("a Spark job failed: %s" % first[:500])
+            # No stage starts before the one it reads is complete.
+            left = [u for u in pending_units(hfile, job_dir)
+                    if (stage_of(u) == "partition") == (stage == "partition")]
+            if left:
+                log("%d unit(s) of the %s stage still have no complete attempt after %d "
+                    "round(s)" % (len(left), stage, a.rounds + 1))
+                return finish(a, summary, 3)
     finally:
         summary["run_seconds"] = round(time.time() - t_run, 3)
         if own_session and spark is not None:
@@ -238,10 +289,13 @@ def main(argv, spark=None):
     if a.no_commit:
         log("every unit is done; commit with: hfile task --commit %s" % job_dir)
         return finish(a, summary, 0)
+    return commit(a, hfile, job_dir, plan, summary)
+
+
+def commit(a, hfile, job_dir, plan, summary):
+    """The job's one commit (or, for a job recorded done, the end of an interrupted one)."""
     t_commit = time.time()
     code, recs, err = run_json([hfile, "task", "--commit", job_dir, "--json"])
-    if code < 0:
-        code = 128 - code  # killed by a signal, as a shell reports it
     crash_point("after-commit")
     summary["commit_seconds"] = round(time.time() - t_commit, 3)
     rec = next((r for r in recs if r.get("kind") == "task-commit"), {})
@@ -259,7 +313,8 @@ def main(argv, spark=None):
 def pending_units(hfile, job_dir):
     p = subprocess.run([hfile, "task", "--pending", job_dir], capture_output=True, text=True)
     if p.returncode != 0:
-        raise SystemExit("hfile-spark: cannot list the job's units: " + p.stderr.strip())
+        raise DriverError(exit_code(p.returncode) or 3,
+                          "cannot list the job's units: " + p.stderr.strip())
     return [l for l in p.stdout.splitlines() if l.strip()]
 
 

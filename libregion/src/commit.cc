@@ -49,10 +49,7 @@ Result<RemoteFs> RemoteFsOf(const CommitScope& scope) {
 // file in the table.
 Result<bool> Exists(FileSystem* fs, const std::string& path) {
   if (!fs) return PathExists(path);
-  auto st = fs->Stat(path);
-  if (st.ok()) return true;
-  if (st.status().IsNotFound()) return false;
-  return st.status();
+  return fs->ExistsOrError(path);
 }
 Result<bool> IsDir(FileSystem* fs, const std::string& path) {
   if (!fs) return IsDirectory(path);

@@ -23,6 +23,13 @@ FileSystem::~FileSystem() = default;
 
 bool FileSystem::Exists(const std::string& path) { return Stat(path).ok(); }
 
+Result<bool> FileSystem::ExistsOrError(const std::string& path) {
+  auto st = Stat(path);
+  if (st.ok()) return true;
+  if (st.status().IsNotFound()) return false;
+  return st.status();
+}
+
 bool FileSystem::IsDirectory(const std::string& path) {
   auto st = Stat(path);
   return st.ok() && st->is_dir;

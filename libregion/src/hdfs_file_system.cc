@@ -194,13 +194,18 @@ class HdfsFileSystem final : public FileSystem {
   }
 
   // Renames `tmp` over `to`: rename2 with OVERWRITE replaces atomically. A server without it
-  // (HTTP 400 for the option, or the option ignored) gets delete then rename: between the two
+  // (HTTP 400 naming the option, or the option ignored) gets delete then rename: between the two
   // `to` is absent, so a crash there loses the record it held (doc/distributed.md, "Tables on
   // HDFS", the limits).
   Status ReplaceLocked(const std::string& tmp, const std::string& to) {
     Status s = client_->RenameStrict(tmp, to, /*overwrite=*/true);
     if (s.ok()) return s;
-    if (!s.IsNotSupported() && s.ToString().find("HTTP 400") == std::string::npos) return s;
+    // Only a refusal of the option itself: any other 400 (a bad path, say) is an error, never a
+    // reason to delete the target.
+    const std::string msg = s.ToString();
+    const bool option_refused = msg.find("HTTP 400") != std::string::npos &&
+                                msg.find("renameoptions") != std::string::npos;
+    if (!s.IsNotSupported() && !option_refused) return s;
     HFILE_RETURN_IF_ERROR(client_->Delete(to, false));
     return client_->Rename(tmp, to);
   }

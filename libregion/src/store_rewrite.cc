@@ -203,7 +203,8 @@ Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOpti
                     StoreRewriteResult* r) {
   // Three threads on the two cores when verifying: the inputs' check (`checks`), the reading
   // and merge (the prefetch), and this one's writing; then the outputs' verification (the
-  // StoreWriter's worker). With ToolThreads() == 1 all of it runs on this thread. Declared before `in`: its checks read no input it owns.
+  // StoreWriter's worker). With ToolThreads() == 1 all of it runs on this thread.
+  // Declared before `in`: its checks read no input it owns.
   BackgroundChecks checks;
   OpenInputs in;
   const auto t0 = std::chrono::steady_clock::now();

@@ -80,13 +80,15 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
   } else {
     report->recovered = DescribeRecovery(scope);
   }
-  if (fs->Exists(done_path)) {
+  HFILE_ASSIGN_OR_RETURN(const bool recorded_done, fs->ExistsOrError(done_path));
+  if (recorded_done) {
     report->already_committed = true;
     // A commit killed after its last step leaves the job dir: nothing in it is needed now.
     if (!o.dry_run) HFILE_RETURN_IF_ERROR(fs->Delete(job_dir, /*recursive=*/true));
     return Status::OK();
   }
-  if (!fs->Exists(JoinPath(job_dir, kJobFile)))
+  HFILE_ASSIGN_OR_RETURN(const bool planned, fs->ExistsOrError(JoinPath(job_dir, kJobFile)));
+  if (!planned)
     return Status::NotFound(job_dir, "no job.json: not a planned job (or removed)");
 
   std::vector<pb::UnitProto> units;
@@ -102,7 +104,9 @@ Status CommitJob(const std::string& job_dir_arg, const JobCommitOptions& o,
         if (!a.is_dir) continue;
         ++report->attempts_seen;
         const std::string result_path = JoinPath(JoinPath(dir, a.name), kResultFile);
-        if (found || !fs->Exists(result_path)) continue;
+        if (found) continue;
+        HFILE_ASSIGN_OR_RETURN(const bool complete, fs->ExistsOrError(result_path));
+        if (!complete) continue;
         HFILE_ASSIGN_OR_RETURN(auto json, fs->ReadFile(result_path));
         Taken t{u, {}};
         HFILE_RETURN_IF_ERROR(FromJson(json, result_path, &t.result));

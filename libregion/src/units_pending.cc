@@ -10,7 +10,8 @@ Status PendingUnits(const std::string& job_dir, std::vector<std::string>* unit_l
   unit_lines->clear();
   HFILE_ASSIGN_OR_RETURN(auto fs_owner, FileSystemFor(job_dir));
   FileSystem* fs = fs_owner.get();
-  if (!fs->Exists(JoinPath(job_dir, kJobFile)))
+  HFILE_ASSIGN_OR_RETURN(const bool planned, fs->ExistsOrError(JoinPath(job_dir, kJobFile)));
+  if (!planned)
     return Status::NotFound(job_dir, "no job.json: not a planned job (or committed and removed)");
   std::vector<pb::UnitProto> units;
   std::vector<std::string> lines;
@@ -18,12 +19,14 @@ Status PendingUnits(const std::string& job_dir, std::vector<std::string>* unit_l
   for (size_t i = 0; i < units.size(); ++i) {
     const std::string dir = JoinPath(JoinPath(job_dir, kAttemptsDir), units[i].id());
     bool complete = false;
-    if (auto attempts = fs->ListDir(dir); attempts.ok()) {
+    auto attempts = fs->ListDir(dir);
+    if (!attempts.ok() && !attempts.status().IsNotFound()) return attempts.status();
+    if (attempts.ok()) {
       for (const auto& a : *attempts) {
-        if (a.is_dir && fs->Exists(JoinPath(JoinPath(dir, a.name), kResultFile))) {
-          complete = true;
-          break;
-        }
+        if (!a.is_dir) continue;
+        HFILE_ASSIGN_OR_RETURN(complete,
+                               fs->ExistsOrError(JoinPath(JoinPath(dir, a.name), kResultFile)));
+        if (complete) break;
       }
     }
     if (!complete) unit_lines->push_back(std::move(lines[i]));

@@ -183,7 +183,8 @@ Result<RegionListing> ListRegion(FileSystem* fs, const std::string& table_dir,
     f.set_dir(e.is_dir);
     f.set_size(e.is_dir ? 0 : e.size);
     r.meta.push_back(f);
-    if (e.is_dir && e.name != ".tmp") HFILE_RETURN_IF_ERROR(ListFilesUnder(fs, table_dir, rel, &r.meta));
+    if (e.is_dir && e.name != ".tmp")
+      HFILE_RETURN_IF_ERROR(ListFilesUnder(fs, table_dir, rel, &r.meta));
   }
   return r;
 }
@@ -241,13 +242,19 @@ Status PlanJob(const JobPlanOptions& o, JobPlan* plan) {
     return Status::InvalidArgument(plan->job_id, "a job id is letters, digits, '-', '_', '.'");
   plan->table_dir = l.table_dir;
   plan->job_dir = JoinPath(JobsDir(l.table_dir), plan->job_id);
-  if (fs->Exists(JoinPath(JobsDir(l.table_dir), plan->job_id + kDoneSuffix))) {
+  HFILE_ASSIGN_OR_RETURN(const bool done, fs->ExistsOrError(JoinPath(JobsDir(l.table_dir),
+                                                                    plan->job_id + kDoneSuffix)));
+  if (done) {
     plan->already_committed = true;
     return Status::OK();
   }
-  if (fs->Exists(JoinPath(plan->job_dir, kJobFile))) return ReadExistingPlan(fs, o, plan);
+  HFILE_ASSIGN_OR_RETURN(const bool planned,
+                         fs->ExistsOrError(JoinPath(plan->job_dir, kJobFile)));
+  if (planned) return ReadExistingPlan(fs, o, plan);
 
-  if (fs->Exists(JoinPath(l.table_dir, ".hfile-journal")))
+  HFILE_ASSIGN_OR_RETURN(const bool journal,
+                         fs->ExistsOrError(JoinPath(l.table_dir, ".hfile-journal")));
+  if (journal)
     return Status::NotSupported(JoinPath(l.table_dir, ".hfile-journal"),
                                 "the table has an unfinished transaction: commit its job "
                                 "(hfile task --commit) or run any tool on the table first");

@@ -189,7 +189,8 @@ Status RunTask(const std::string& unit_json, const TaskOptions& o, TaskSummary* 
       JoinPath(JoinPath(JoinPath(u.job_dir(), kAttemptsDir), u.id()), o.attempt);
   const std::string result_path = JoinPath(attempt_dir, kResultFile);
 
-  if (fs->Exists(result_path)) {  // a complete attempt: its result, nothing redone
+  HFILE_ASSIGN_OR_RETURN(const bool complete, fs->ExistsOrError(result_path));
+  if (complete) {  // a complete attempt: its result, nothing redone
     HFILE_ASSIGN_OR_RETURN(summary->result_json, fs->ReadFile(result_path));
     while (!summary->result_json.empty() && summary->result_json.back() == '\n')
       summary->result_json.pop_back();
@@ -388,7 +389,8 @@ Status RunTask(const std::string& unit_json, const TaskOptions& o, TaskSummary* 
       c->set_from(rel);
       if (!remote) continue;
       HFILE_RETURN_IF_ERROR(fs->CreateDirs(ParentDir(JoinPath(u.table(), rel))));
-      HFILE_RETURN_IF_ERROR(fs->CopyFromLocal(JoinPath(parts_local, name), JoinPath(u.table(), rel)));
+      HFILE_RETURN_IF_ERROR(
+          fs->CopyFromLocal(JoinPath(parts_local, name), JoinPath(u.table(), rel)));
     }
   }
   if (remote) checkpoint("uploaded");

@@ -132,6 +132,7 @@ def main():
             # HBase's own reader on every store file of the last download.
             files = sorted(p for fam in ("m", "body") for p in glob.glob(
                 os.path.join(dl, "data", "default", "t", "*", fam, "*")))
+            sj.check(len(files) >= 20, "HBase's read: only %d store files found" % len(files))
             out_dir = os.path.join(work, "hbase-read")
             os.makedirs(out_dir)
             t = time.time()

@@ -234,9 +234,26 @@ def main():
           "fault-twice: expected one unit with two complete attempts: %s" % per_unit)
     run([task_bin, "--commit", os.path.join(spark_t, ".hfile-jobs", "twice")])
     same_as_local(kit, "fault-twice", spark_t, local_t)
+    # 4. The commit killed after the job's done record, while it archives the replaced files
+    #    (a lost driver or NameNode there): the driver's rerun finds the job recorded done and
+    #    must still finish the commit, leaving no replaced file beside its replacement.
+    spark_t, local_t = copies("fault-disposed")
+    kit("compact", local_t, "--major", NOW)
+    os.environ["HFILE_TASK_COMMIT_CRASH_AT"] = "disposed"
+    try:
+        code = drive("disposed", ["compact", spark_t, "--major", NOW])
+    finally:
+        del os.environ["HFILE_TASK_COMMIT_CRASH_AT"]
+    check(code == 128 + 9, "fault-disposed: the driver's commit was not killed (exit %d)" % code)
+    check(os.path.exists(os.path.join(spark_t, ".hfile-jobs", "disposed.done")) and
+          os.path.exists(os.path.join(spark_t, ".hfile-journal")),
+          "fault-disposed: the commit was not killed between its done record and its end")
+    check(drive("disposed", ["compact", spark_t, "--major", NOW]) == 0,
+          "fault-disposed: the rerun failed")
+    same_as_local(kit, "fault-disposed", spark_t, local_t)
     spark.stop()
 
-    # 4. spark-submit with the binary shipped as an archive; the driver killed before its commit,
+    # 5. spark-submit with the binary shipped as an archive; the driver killed before its commit,
     #    then after it; each rerun with the same job id finishes, and the last finds it done.
     spark_t, local_t = copies("fault-driver")
     alter = ["alter", spark_t, "--family=m", "--set=BLOCKSIZE=8192", NOW]

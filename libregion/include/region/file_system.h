@@ -42,6 +42,10 @@ class FileSystem {
   // NotFound if absent.
   virtual Result<FileStatus> Stat(const std::string& path) = 0;
   bool Exists(const std::string& path);
+  // Whether `path` is there, or the error when the file system could not say (on HDFS: the
+  // NameNode unreachable). Wherever the answer decides to delete, skip or redo something, use
+  // this: a network error read as "absent" would redo or skip work that is done.
+  Result<bool> ExistsOrError(const std::string& path);
   bool IsDirectory(const std::string& path);
 
   // A whole (small) file; Corruption if it is larger than max_size.
