@@ -10,12 +10,32 @@
 # family's codec (SNAPPY -> ZSTD, GZ) against the rewrite floor and HBase: DIR/alter.md and
 # DIR/alter.json, and `hfile copy-family` and `hfile split` of that table against the floor:
 # DIR/ops.md and DIR/ops.json (--no-alter leaves both out). --bulkload-only: only `hfile bulkload`
-# of a 1 GiB TSV against HBase's ImportTsv and the write floor: DIR/bulkload.md, .json. Builds
+# of a 1 GiB TSV against HBase's ImportTsv and the write floor: DIR/bulkload.md, .json.
+# --spark-only [bench_spark.py options]: the distributed jobs' scaling, local[2] against
+# local[1], and the driver's cost per unit at 64 and 1,024 units (scripts/bench_spark.py, the
+# pyspark venv of install-deps.sh --spark): DIR/results.json. Builds
 # what it needs: build/ (Release, with benchmarks) and the HBase harness (Maven; skipped with a
 # warning when Java is missing).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${HFILE_BENCH_BUILD:-$root/build}"
+if [[ ${1:-} == --spark-only ]]; then
+  shift
+  venv="$HOME/.cache/hfilekit/spark-venv"
+  [[ -x $venv/bin/python ]] || bash "$root/scripts/install-deps.sh" --spark
+  [[ -f "$build/CMakeCache.txt" ]] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  ninja -C "$build" hfile hfile-task hfile-create hfile-bulkload hfile-alter hfile-compact >&2
+  out=bench-out
+  args=()
+  while (($#)); do
+    case "$1" in
+      --out) out=$2; shift 2 ;;
+      *) args+=("$1"); shift ;;
+    esac
+  done
+  PATH="$venv/bin:$PATH" exec "$venv/bin/python" "$root/scripts/bench_spark.py" \
+    --bin "$build/bin" --out "$out" "${args[@]}"
+fi
 harness_build="${HFILE_BENCH_HARNESS_BUILD:-$build/hbase-harness}"
 
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
