@@ -122,9 +122,8 @@ struct WebHdfsClient::Rep {
                        op, EncodeParam(user), params);
   }
 
-  // One HTTP exchange (no redirect following). `body` (PUT) may be null; `upload` (a PUT's
-  // streamed body) is used instead when given.
-  Status Send(const char* method, const std::string& url, const Slice* body, Reply* reply,
+  // One HTTP exchange (no redirect following); `upload`, when given, is a PUT's body, streamed.
+  Status Send(const char* method, const std::string& url, Reply* reply,
               Upload* upload = nullptr) {
     curl_easy_reset(curl);
     reply->status = 0;
@@ -160,12 +159,6 @@ struct WebHdfsClient::Rep {
         curl_easy_setopt(curl, CURLOPT_READFUNCTION, ReadBody);
         curl_easy_setopt(curl, CURLOPT_READDATA, upload);
         curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(upload->left));
-      } else if (body) {
-        headers = curl_slist_append(headers, "Content-Type: application/octet-stream");
-        curl_easy_setopt(curl, CURLOPT_POST, 1L);
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body->data());
-        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
-                         static_cast<curl_off_t>(body->size()));
       } else if (std::string(method) == "PUT") {
         // An empty PUT still says Content-Length: 0 (some servers want a length).
         curl_easy_setopt(curl, CURLOPT_POST, 1L);
@@ -227,7 +220,7 @@ struct WebHdfsClient::Rep {
               Reply* reply) {
     std::string next = url;
     for (int hop = 0;; ++hop) {
-      HFILE_RETURN_IF_ERROR(Send(method, next, nullptr, reply).WithContext("WebHDFS " + op));
+      HFILE_RETURN_IF_ERROR(Send(method, next, reply).WithContext("WebHDFS " + op));
       const bool redirect = reply->status == 301 || reply->status == 302 ||
                             reply->status == 303 || reply->status == 307 || reply->status == 308;
       if (!redirect) break;
@@ -356,20 +349,14 @@ Status WebHdfsClient::Open(const std::string& path, uint64_t offset, uint64_t le
 }
 
 Status WebHdfsClient::CreateFile(const std::string& path, const Slice& data, bool overwrite) {
-  // Step 1: the NameNode answers 307 with the DataNode URL; no data goes to it (HDFS-2540).
-  const std::string url =
-      rep_->Url(path, "CREATE", fmt::format("&overwrite={}", overwrite ? "true" : "false"));
-  Reply r;
-  HFILE_RETURN_IF_ERROR(rep_->Send("PUT", url, nullptr, &r).WithContext("WebHDFS CREATE"));
-  if (r.status != 307 || r.location.empty()) {
-    if (r.status == 307) return Status::IOError("WebHDFS CREATE " + url, "307 without Location");
-    return Rep::ErrorOf("CREATE", r);
-  }
-  // Step 2: the bytes to the DataNode, which answers 201 Created.
-  Reply w;
-  HFILE_RETURN_IF_ERROR(rep_->Send("PUT", r.location, &data, &w).WithContext("WebHDFS CREATE"));
-  if (w.status != 201) return Rep::ErrorOf("CREATE", w);
-  return Status::OK();
+  size_t sent = 0;
+  const BodyReader read = [&data, &sent](char* buf, size_t n) -> Result<size_t> {
+    const size_t k = std::min(n, data.size() - sent);
+    std::memcpy(buf, data.data() + sent, k);
+    sent += k;
+    return k;
+  };
+  return CreateFileStreaming(path, data.size(), read, overwrite);
 }
 
 Status WebHdfsClient::CreateFileStreaming(const std::string& path, uint64_t length,
@@ -377,7 +364,7 @@ Status WebHdfsClient::CreateFileStreaming(const std::string& path, uint64_t leng
   const std::string url =
       rep_->Url(path, "CREATE", fmt::format("&overwrite={}", overwrite ? "true" : "false"));
   Reply r;
-  HFILE_RETURN_IF_ERROR(rep_->Send("PUT", url, nullptr, &r).WithContext("WebHDFS CREATE"));
+  HFILE_RETURN_IF_ERROR(rep_->Send("PUT", url, &r).WithContext("WebHDFS CREATE"));
   if (r.status != 307 || r.location.empty()) {
     if (r.status == 307) return Status::IOError("WebHDFS CREATE " + url, "307 without Location");
     return Rep::ErrorOf("CREATE", r);
@@ -387,7 +374,7 @@ Status WebHdfsClient::CreateFileStreaming(const std::string& path, uint64_t leng
   up.left = length;
   Reply w;
   HFILE_RETURN_IF_ERROR(
-      rep_->Send("PUT", r.location, nullptr, &w, &up).WithContext("WebHDFS CREATE"));
+      rep_->Send("PUT", r.location, &w, &up).WithContext("WebHDFS CREATE"));
   if (w.status != 201) return Rep::ErrorOf("CREATE", w);
   if (up.left != 0) {
     return Status::IOError("WebHDFS CREATE " + w.url,

@@ -198,20 +198,9 @@ Status ReadExistingPlan(FileSystem* fs, const JobPlanOptions& o, JobPlan* plan) 
                                    fmt::format("the job dir holds a job of {}, not {}: give "
                                                "another --job-id",
                                                job.tool(), o.tool));
-  HFILE_ASSIGN_OR_RETURN(auto lines, fs->ReadFile(JoinPath(plan->job_dir, kUnitsFile)));
-  size_t start = 0;
-  while (start < lines.size()) {
-    size_t nl = lines.find('\n', start);
-    if (nl == std::string::npos) nl = lines.size();
-    if (nl > start) {
-      std::string line = lines.substr(start, nl - start);
-      pb::UnitProto u;
-      HFILE_RETURN_IF_ERROR(FromJson(line, JoinPath(plan->job_dir, kUnitsFile), &u));
-      plan->bytes += u.bytes();
-      plan->unit_lines.push_back(std::move(line));
-    }
-    start = nl + 1;
-  }
+  std::vector<pb::UnitProto> units;
+  HFILE_RETURN_IF_ERROR(ReadJobUnits(fs, plan->job_dir, &units, &plan->unit_lines));
+  for (const auto& u : units) plan->bytes += u.bytes();
   if (plan->unit_lines.size() != job.units())
     return Status::Corruption(JoinPath(plan->job_dir, kUnitsFile),
                               fmt::format("{} units, job.json says {}", plan->unit_lines.size(),
