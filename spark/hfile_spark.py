@@ -156,7 +156,8 @@ def units_rdd(sc, units):
 
 
 def stage_of(unit):
-    return json.loads(unit).get("stage") or "work"
+    """"partition" for a bulk load's first stage, "work" for every other unit."""
+    return "partition" if json.loads(unit).get("stage") == "partition" else "work"
 
 
 def crash_point(name):
@@ -250,8 +251,7 @@ def run_job(a, command, hfile, t_start, spark):
     try:
         for stage in ("partition", "work"):
             for attempt_round in range(a.rounds + 1):
-                todo = [u for u in pending_units(hfile, job_dir)
-                        if (stage_of(u) == "partition") == (stage == "partition")]
+                todo = pending_units(hfile, job_dir, stage)
                 if not todo:
                     break
                 if spark is None:  # only now: a resumed job with every unit done needs none
@@ -274,8 +274,7 @@ def run_job(a, command, hfile, t_start, spark):
                     first = (str(e).strip().splitlines() or [type(e).__name__])[0]
                     log("a Spark job failed: %s" % first[:500])
             # No stage starts before the one it reads is complete.
-            left = [u for u in pending_units(hfile, job_dir)
-                    if (stage_of(u) == "partition") == (stage == "partition")]
+            left = pending_units(hfile, job_dir, stage)
             if left:
                 log("%d unit(s) of the %s stage still have no complete attempt after %d "
                     "round(s)" % (len(left), stage, a.rounds + 1))
@@ -310,12 +309,13 @@ def commit(a, hfile, job_dir, plan, summary):
     return finish(a, summary, 0)
 
 
-def pending_units(hfile, job_dir):
+def pending_units(hfile, job_dir, stage):
+    """The units of `stage` ("partition" or "work") without a complete attempt."""
     p = subprocess.run([hfile, "task", "--pending", job_dir], capture_output=True, text=True)
     if p.returncode != 0:
         raise DriverError(exit_code(p.returncode) or 3,
                           "cannot list the job's units: " + p.stderr.strip())
-    return [l for l in p.stdout.splitlines() if l.strip()]
+    return [l for l in p.stdout.splitlines() if l.strip() and stage_of(l) == stage]
 
 
 def finish(a, summary, code):

@@ -13,8 +13,10 @@ own reader (the harness's `read`) opens every store file of the download: each m
 HBase's check and hold the cells `hfile dump` finds. Exit 0 when every check passed.
 """
 import argparse
+import contextlib
 import getpass
 import glob
+import io
 import json
 import os
 import shutil
@@ -86,10 +88,19 @@ def main():
 
         def drive(job_id, command):
             t = time.time()
-            code = driver.main(["--hfile", kit.hfile, "--task-hfile", kit.hfile + "-task",
-                                "--job-id", job_id, "--work-dir", task_work, "--"] + command,
-                               spark=spark)
-            print("  driver %s on HDFS: exit %d in %.1f s" % (job_id, code, time.time() - t),
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                code = driver.main(["--hfile", kit.hfile, "--task-hfile", kit.hfile + "-task",
+                                    "--job-id", job_id, "--work-dir", task_work, "--json",
+                                    "--"] + command, spark=spark)
+            rec = json.loads(buf.getvalue().strip().splitlines()[-1])
+            # The driver's serial part on HDFS, per unit: what doc/distributed.md's estimate of
+            # a cluster's plan and commit cost rests on.
+            n = max(1, rec["units"])
+            print("  driver %s on HDFS: exit %d in %.1f s; %d units, plan %.1f ms/unit, "
+                  "commit %.1f ms/unit" % (job_id, code, time.time() - t, rec["units"],
+                                           1000 * rec["plan_seconds"] / n,
+                                           1000 * rec.get("commit_seconds", 0) / n),
                   flush=True)
             return sj.check(code == 0, "%s: the driver failed on HDFS" % job_id)
 
