@@ -37,14 +37,6 @@ bool IsDeleteType(uint8_t type) {
   return type == 8 || type == 10 || type == 12 || type == 14;
 }
 
-bool IsValidKey(const Slice& key) {
-  if (key.size() < kKeyInfrastructureSize) return false;
-  size_t row_len = KeyRowLength(key);
-  if (2 + row_len + 1 + 9 > key.size()) return false;
-  size_t fam_len = key.byte(2 + row_len);
-  return 2 + row_len + 1 + fam_len + 9 <= key.size();
-}
-
 int64_t KeyTimestamp(const Slice& key) {
   return static_cast<int64_t>(DecodeFixed64BE(key.data() + key.size() - 9));
 }

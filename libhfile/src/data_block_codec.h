@@ -13,6 +13,7 @@
 #include <string>
 
 #include "hfile/cell.h"
+#include "hfile/cell_batch.h"
 #include "hfile/slice.h"
 #include "hfile/status.h"
 #include "hfile/types.h"
@@ -44,6 +45,12 @@ class DataBlockDecoder {
   virtual bool Next(Cell* cell) = 0;
 
   virtual const Status& status() const = 0;
+
+  // While `arena` is set, builds the keys of the cells Next returns in it (each its own bytes,
+  // valid until the arena is cleared) instead of in buffers it reuses, so that a batch of them
+  // needs no copy; nullptr goes back to its own buffers. False (and nothing changes) when the
+  // decoder does not build keys, or not this way.
+  virtual bool BuildKeysIn(CellBatch* /*arena*/) { return false; }
 };
 
 // The decoder for blocks of `encoding` (kNone for DATABLK* blocks). NotSupported for PREFIX_TREE.

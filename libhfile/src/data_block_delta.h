@@ -184,23 +184,30 @@ inline bool DiffKeyLengthFits(uint32_t klen, const Slice& prev_key, const Slice&
 // The two key buffers of a DIFF / FAST_DIFF decoder: the current key stays readable (a later key
 // is built from its prefix, and the cell handed out last points at it) while the next one is
 // written into the other buffer with plain copies at known offsets. The buffers only grow.
+// With an arena set (DataBlockDecoder::BuildKeysIn), each key is built in fresh arena bytes
+// instead, where it stays for the batch it goes into.
 class KeyBuffers {
  public:
-  // Room for a key of klen bytes in the buffer that is not current.
+  // Room for a key of klen bytes in the buffer that is not current (or in the arena).
   char* Build(uint32_t klen) {
+    if (arena_ != nullptr) return built_ = arena_->Allocate(klen);
     std::string& b = bufs_[1 - cur_];
     if (b.size() < klen) b.resize(std::max<size_t>(klen, 2 * b.size()));
     return b.data();
   }
   // The key just built becomes the current one.
   Slice Swap(uint32_t klen) {
+    if (arena_ != nullptr) return Slice(built_, klen);
     cur_ = 1 - cur_;
     return Slice(bufs_[cur_].data(), klen);
   }
+  void set_arena(CellBatch* arena) { arena_ = arena; }
 
  private:
   std::string bufs_[2];
   int cur_ = 0;
+  CellBatch* arena_ = nullptr;
+  char* built_ = nullptr;
 };
 // The encoder side of DecodeDiffKeyHead.
 // Writes the row/qualifier bytes DecodeDiffKeyHead expects at p (room for key.size() bytes) for

@@ -120,6 +120,11 @@ class DiffDecoder final : public DeltaBlockDecoder {
  public:
   explicit DiffDecoder(const CellFormat& format) : DeltaBlockDecoder(kEncoding, format) {}
 
+  bool BuildKeysIn(CellBatch* arena) override {
+    keys_.set_arena(arena);
+    return true;
+  }
+
  protected:
   bool StartBlock() override {
     family_.clear();

@@ -106,6 +106,11 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
  public:
   explicit FastDiffDecoder(const CellFormat& format) : DeltaBlockDecoder(kEncoding, format) {}
 
+  bool BuildKeysIn(CellBatch* arena) override {
+    keys_.set_arena(arena);
+    return true;
+  }
+
  protected:
   bool DecodeKeyValue(const char** why) override {
     const bool first = ordinal_ == 0;

@@ -24,6 +24,7 @@ Status BlockCellDecoder::Reset(const Block& block) {
         fmt::format("expected a data block, found {}", BlockTypeName(block.header.type)));
   } else {
     current_ = nullptr;
+    body_ = block.body;
     return none_.Reset(block.body);
   }
   auto& slot = decoders_[static_cast<size_t>(enc)];
@@ -31,7 +32,37 @@ Status BlockCellDecoder::Reset(const Block& block) {
     HFILE_ASSIGN_OR_RETURN(slot, NewDataBlockDecoder(enc, format_));
   }
   current_ = slot.get();
+  body_ = block.body;
   return current_->Reset(block.body);
+}
+
+void BlockCellDecoder::ReadRest(const Cell& first, CellBatch* batch) {
+  if (current_ == nullptr) {
+    *batch->Add() = first;
+    none_.ReadAll(batch);
+    return;
+  }
+  const char* const lo = body_.data();
+  const char* const hi = body_.end();
+  auto stable = [&](const Slice& s) {
+    return s.empty() || (s.data() >= lo && s.end() <= hi) ? s : batch->Copy(s);
+  };
+  Cell* out = batch->Add();
+  *out = first;
+  out->key = stable(first.key);  // built before the arena was set
+  out->value = stable(first.value);
+  out->tags = stable(first.tags);
+  // DIFF / FAST_DIFF build the following keys straight into the batch's arena.
+  const bool keys_in_arena = current_->BuildKeysIn(batch);
+  Cell c;
+  while (current_->Next(&c)) {
+    out = batch->Add();
+    out->key = keys_in_arena ? c.key : stable(c.key);
+    out->value = stable(c.value);
+    out->tags = stable(c.tags);
+    out->sequence_id = c.sequence_id;
+  }
+  if (keys_in_arena) current_->BuildKeysIn(nullptr);
 }
 
 namespace {
@@ -68,6 +99,14 @@ class FileIterator final : public CellIterator {
   }
 
   void Next() override { Advance(); }
+
+  void ReadBatch(CellBatch* batch) override {
+    batch->Clear();
+    decoder_.ReadRest(cell_, batch);
+    batch->set_keys_valid(true);  // every decoder checks each key's lengths (IsValidKey's test)
+    // On a decode error the batch ends before the bad cell and the next Next() reports it.
+    cell_ = batch->back();
+  }
 
  private:
   // Where the loaded data block's index entry is, for the next block's index key.
@@ -132,7 +171,10 @@ class FileIterator final : public CellIterator {
                                            BlockTypeName(block_.header.type)));
       }
     }
-    if (s.ok()) s = decoder_.Reset(block_).WithContext(fmt::format("data block at offset {}", offset));
+    if (s.ok()) {
+      s = decoder_.Reset(block_);
+      if (!s.ok()) s = s.WithContext(fmt::format("data block at offset {}", offset));
+    }
     if (!s.ok()) {
       Fail(s);
       return false;
@@ -172,9 +214,9 @@ class FileIterator final : public CellIterator {
         return false;
       }
       if (IsDataBlock(block_.header.type)) {
-        s = decoder_.Reset(block_).WithContext(fmt::format("data block at offset {}", offset));
+        s = decoder_.Reset(block_);
         if (!s.ok()) {
-          Fail(s);
+          Fail(s.WithContext(fmt::format("data block at offset {}", offset)));
           return false;
         }
         block_loaded_ = have_block_ = true;

@@ -81,12 +81,18 @@ class BlockCellDecoder {
   // value, inlined; encoded ones through their decoder's virtual Next.
   bool Next(Cell* cell) { return current_ == nullptr ? none_.Next(cell) : current_->Next(cell); }
   const Status& status() const { return current_ == nullptr ? none_.status() : current_->status(); }
+  // Appends `first` (the cell Next returned last) and the rest of the block to *batch; stops
+  // early on a decode error, which status() then reports. Cells of unencoded blocks are views of
+  // the body; the parts an encoded block's decoder rebuilt in its own buffers are copied into the
+  // batch's arena, since decoding the next cell overwrites them.
+  void ReadRest(const Cell& first, CellBatch* batch);
 
  private:
   CellFormat format_;
   NoneDecoder none_;
   std::unique_ptr<DataBlockDecoder> decoders_[8];
   DataBlockDecoder* current_ = nullptr;  // nullptr: none_
+  Slice body_;                            // the block's body, for ReadRest
 };
 
 }  // namespace hfile

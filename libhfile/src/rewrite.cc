@@ -181,17 +181,20 @@ Status RewriteFile(const std::string& in_path, const std::string& out_path,
     HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(staging, o));
     auto it = in->NewIterator();
     uint64_t n = 0;
+    CellBatch batch;  // a data block's cells at a time
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
-      if (Status s = w->Append(it->cell()); !s.ok()) {
+      it->ReadBatch(&batch);
+      if (Status s = w->AppendBatch(batch); !s.ok()) {
         // The Writer refuses a cell only when it breaks the order (the input is damaged);
         // anything else is the output's file system.
         if (s.IsInvalidArgument()) return Status::Corruption(in_path, s.message());
         return s.WithContext("writing " + out_path);
       }
-      ++n;
-      if ((n & 0xFFF) == 0) {
+      const uint64_t before = n;
+      n += batch.size();
+      if ((n >> 12) != (before >> 12)) {
         if (Cancelled(options)) return Interrupted(out_path);
-        if (options.progress && (n & 0xFFFF) == 0) options.progress(n, total);
+        if (options.progress && (n >> 16) != (before >> 16)) options.progress(n, total);
       }
     }
     HFILE_RETURN_IF_ERROR(it->status().WithContext(in_path));

@@ -122,7 +122,7 @@ bool Writer::Rep::ShouldFinishBlock() const {
   return encoded >= options.block_size || encoder->UnencodedSize() >= options.block_size;
 }
 
-Status Writer::Rep::FinishDataBlock() {
+Status Writer::Rep::FinishDataBlock(const Slice& block_last_key) {
   if (encoder->cell_count() == 0) return Status::OK();
   const Slice block_body = encoder->FinishBlock(&body);
   WrittenBlock b;
@@ -134,7 +134,7 @@ Status Writer::Rep::FinishDataBlock() {
                first_key_in_block, &index_key);
   index->AddEntry(index_key, b.offset, b.on_disk_size_with_header);
   total_uncompressed_bytes += b.uncompressed_size_with_header();
-  prev_block_last_key.assign(last_key);
+  prev_block_last_key.assign(block_last_key.data(), block_last_key.size());
   has_prev_block = true;
   encoder->Reset();
   return Status::OK();
@@ -211,15 +211,14 @@ void Writer::Rep::TrackTimestamps(const Cell& cell) {
   }
 }
 
-Status Writer::Append(const Cell& cell) {
-  Rep* r = rep_.get();
-  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
-  const ComparatorKind kind = r->options.comparator;
-  if (kind != ComparatorKind::kRawBytes && !IsValidKey(cell.key)) {
+// Inline so that AppendBatch's loop runs without a call per cell.
+inline Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_valid) {
+  const ComparatorKind kind = options.comparator;
+  if (kind != ComparatorKind::kRawBytes && !key_valid && !IsValidKey(cell.key)) {
     return Status::InvalidArgument(
-        fmt::format("malformed key of {} bytes (cell #{})", cell.key.size(), r->entry_count));
+        fmt::format("malformed key of {} bytes (cell #{})", cell.key.size(), entry_count));
   }
-  if (!cell.tags.empty() && !r->options.include_tags) {
+  if (!cell.tags.empty() && !options.include_tags) {
     return Status::InvalidArgument("cell has tags but the writer does not include tags");
   }
   // KeyValue allows 65535 bytes of tags, but HBase 2.6.4's reader takes the tags length of a
@@ -233,42 +232,69 @@ Status Writer::Append(const Cell& cell) {
   }
   bool duplicate = false;
   KeyField differs = KeyField::kRow;  // what changed since the previous cell
-  if (r->entry_count > 0) {
-    // Both keys passed IsValidKey above (last_key when it was appended), so the checked compare.
+  if (entry_count > 0) {
+    // Both keys passed IsValidKey (the previous one when it was appended): the checked compare.
     const int c = kind == ComparatorKind::kRawBytes
-                      ? CompareKeys(kind, r->last_key, cell.key, &differs)
-                      : CompareCheckedKeys(kind, r->last_key, cell.key, &differs);
+                      ? CompareKeys(kind, prev_key, cell.key, &differs)
+                      : CompareCheckedKeys(kind, prev_key, cell.key, &differs);
     if (c > 0) {
       return Status::InvalidArgument(fmt::format(
-          "cell #{} out of order: key {} sorts before the previous key {}", r->entry_count,
-          DescribeKey(cell.key, kind), DescribeKey(r->last_key, kind)));
+          "cell #{} out of order: key {} sorts before the previous key {}", entry_count,
+          DescribeKey(cell.key, kind), DescribeKey(prev_key, kind)));
     }
     duplicate = c == 0;  // HFileWriterImpl.checkKey: a "duplicate key" never starts a block
   }
-  if (r->options.store_file && kind != ComparatorKind::kRawBytes) r->AddToBlooms(cell, differs);
-  if (!duplicate && r->encoder->cell_count() > 0 && r->ShouldFinishBlock()) {
-    Status s = r->FinishDataBlock();
-    if (s.ok()) s = r->WriteInlineBlocks(false);
-    if (!s.ok()) return r->Fail(s);
+  if (options.store_file && kind != ComparatorKind::kRawBytes) AddToBlooms(cell, differs);
+  if (!duplicate && encoder->cell_count() > 0 && ShouldFinishBlock()) {
+    Status s = FinishDataBlock(prev_key);
+    if (s.ok()) s = WriteInlineBlocks(false);
+    if (!s.ok()) return Fail(s);
   }
-  if (r->encoder->cell_count() == 0) r->first_key_in_block.assign(cell.key.data(), cell.key.size());
-  r->encoder->Add(cell);
+  if (encoder->cell_count() == 0) first_key_in_block.assign(cell.key.data(), cell.key.size());
+  encoder->Add(cell);
 
   const size_t kv_len = 8 + cell.key.size() + cell.value.size() +
                         (cell.tags.empty() ? 0 : 2 + cell.tags.size());
-  r->unencoded_bytes += kv_len;
-  r->total_key_length += cell.key.size();
-  r->total_value_length += cell.value.size();
+  unencoded_bytes += kv_len;
+  total_key_length += cell.key.size();
+  total_value_length += cell.value.size();
   // PrivateCellUtil.estimatedSerializedSizeOf: KeyValue length (with tags) + 4; strict '<'.
-  if (r->len_of_biggest_cell < static_cast<int64_t>(kv_len + 4)) {
-    r->len_of_biggest_cell = static_cast<int64_t>(kv_len + 4);
-    r->key_of_biggest_cell.assign(cell.key.data(), cell.key.size());
+  if (len_of_biggest_cell < static_cast<int64_t>(kv_len + 4)) {
+    len_of_biggest_cell = static_cast<int64_t>(kv_len + 4);
+    key_of_biggest_cell.assign(cell.key.data(), cell.key.size());
   }
-  r->max_memstore_ts = std::max(r->max_memstore_ts, cell.sequence_id);
-  r->max_tags_length = std::max(r->max_tags_length, static_cast<uint32_t>(cell.tags.size()));
+  max_memstore_ts = std::max(max_memstore_ts, cell.sequence_id);
+  max_tags_length = std::max(max_tags_length, static_cast<uint32_t>(cell.tags.size()));
+  ++entry_count;
+  if (kind != ComparatorKind::kRawBytes) TrackTimestamps(cell);
+  return Status::OK();
+}
+
+Status Writer::Append(const Cell& cell) {
+  Rep* r = rep_.get();
+  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
+  HFILE_RETURN_IF_ERROR(r->AddCell(cell, r->last_key, false));
   r->last_key.assign(cell.key.data(), cell.key.size());
-  ++r->entry_count;
-  if (kind != ComparatorKind::kRawBytes) r->TrackTimestamps(cell);
+  return Status::OK();
+}
+
+Status Writer::AppendBatch(const CellBatch& batch) {
+  Rep* r = rep_.get();
+  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
+  if (batch.empty()) return Status::OK();
+  // Each cell's predecessor is the one before it in the batch (a view, no copy); last_key is
+  // brought up to date once, after the batch or before the cell that fails.
+  const bool valid = batch.keys_valid();
+  Status s = r->AddCell(batch[0], r->last_key, valid);
+  for (size_t i = 1; s.ok() && i < batch.size(); ++i) {
+    s = r->AddCell(batch[i], batch[i - 1].key, valid);
+    if (!s.ok()) {
+      r->last_key.assign(batch[i - 1].key.data(), batch[i - 1].key.size());
+      return s;
+    }
+  }
+  if (!s.ok()) return s;
+  r->last_key.assign(batch.back().key.data(), batch.back().key.size());
   return Status::OK();
 }
 
@@ -282,7 +308,7 @@ Status Writer::Finish(WriterStats* stats) {
   Rep* r = rep_.get();
   if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
   auto fail = [r](Status s) { return r->Fail(std::move(s)); };
-  Status s = r->FinishDataBlock();
+  Status s = r->FinishDataBlock(r->last_key);
   if (s.ok()) s = r->WriteInlineBlocks(true);
   if (!s.ok()) return fail(s);
 

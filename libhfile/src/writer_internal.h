@@ -41,7 +41,7 @@ struct Writer::Rep {
   bool has_delete_family_row = false;
 
   // HFileWriterImpl state.
-  std::string last_key;                // lastCell
+  std::string last_key;                // lastCell (in AppendBatch: as of the batch's start)
   std::string first_key_in_block;      // firstCellInBlock
   std::string prev_block_last_key;     // lastCellOfPreviousBlock
   bool has_prev_block = false;
@@ -69,7 +69,13 @@ struct Writer::Rep {
     return s;
   }
   bool ShouldFinishBlock() const;
-  Status FinishDataBlock();
+  // `block_last_key`: the key of the block's last cell (last_key, or in a batch the previous
+  // cell's, before last_key is brought up to date at the batch's end).
+  Status FinishDataBlock(const Slice& block_last_key);
+  // Append's work for one cell whose predecessor's key is `prev_key` (unused for the first cell
+  // of the file); leaves last_key to the caller. `key_valid`: the key is known to pass
+  // IsValidKey (CellBatch::keys_valid).
+  Status AddCell(const Cell& cell, const Slice& prev_key, bool key_valid);
   Status WriteInlineBlocks(bool closing);
   // `differs`: the first key field that differs from the previous cell (kRow for the first).
   void AddToBlooms(const Cell& cell, KeyField differs);

@@ -32,6 +32,9 @@ class InputGuard : public CellIterator {
   void Seek(const Slice& key) override;
   void Next() override;
   const Cell& cell() const override { return in_->cell(); }
+  // The input's batch, each cell checked; a batch that reaches a refused cell ends before it,
+  // and the guard is then no longer Valid (status() says why).
+  void ReadBatch(CellBatch* batch) override;
   Status status() const override { return status_.ok() ? in_->status() : status_; }
 
   uint64_t cells() const { return cells_; }
@@ -39,6 +42,8 @@ class InputGuard : public CellIterator {
 
  private:
   void Check();
+  // Counts and checks one cell; false (status_ set) when it is refused.
+  bool CheckCell(const Cell& c);
 
   std::unique_ptr<CellIterator> in_;
   InputGuardOptions o_;

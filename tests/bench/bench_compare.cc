@@ -246,10 +246,11 @@ Status ScanFile(const std::string& path, Measurement* m) {
   HFILE_ASSIGN_OR_RETURN(auto reader, Reader::Open(path));
   auto it = reader->NewIterator();
   uint64_t cells = 0, bytes = 0;
+  CellBatch batch;  // a data block's cells at a time
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    const Cell& c = it->cell();
-    cells++;
-    bytes += c.key.size() + c.value.size();
+    it->ReadBatch(&batch);
+    cells += batch.size();
+    for (const Cell& c : batch) bytes += c.key.size() + c.value.size();
   }
   HFILE_RETURN_IF_ERROR(it->status());
   m->cells += cells;
@@ -324,11 +325,16 @@ Status HfilekitWrite(const std::string& cells, const Setting& s, const std::stri
                      Measurement* m) {
   HFILE_ASSIGN_OR_RETURN(auto in, CellFileReader::Open(cells));
   HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(out, HfilekitWriterOptions(s)));
-  Cell c;
-  while (in->Next(&c)) {
-    HFILE_RETURN_IF_ERROR(w->Append(c));
-    m->cells++;
-    m->bytes += c.key.size() + c.value.size();
+  // Batches of views of the mapped input, as a file's iterator hands on a data block.
+  CellBatch batch;
+  for (bool more = true; more;) {
+    batch.Clear();
+    while (batch.size() < 256 && (more = in->Next(batch.Add()))) {
+      m->bytes += batch.back().key.size() + batch.back().value.size();
+    }
+    if (!more) batch.RemoveLast();
+    m->cells += batch.size();
+    HFILE_RETURN_IF_ERROR(w->AppendBatch(batch));
   }
   HFILE_RETURN_IF_ERROR(in->status());
   return w->Finish();

@@ -10,6 +10,11 @@
 //               a fixed vocabulary, compresses about 3x), one in four random bytes
 #include "bench_data.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -254,33 +259,28 @@ Status GenerateData(const DataSpec& spec, const std::string& dir, DataSummary* s
 }
 
 CellFileReader::~CellFileReader() {
-  if (f_) fclose(f_);
+  if (map_ != nullptr) munmap(const_cast<char*>(map_), size_);
 }
 
 Result<std::unique_ptr<CellFileReader>> CellFileReader::Open(const std::string& path) {
   std::unique_ptr<CellFileReader> r(new CellFileReader);
-  r->f_ = fopen(path.c_str(), "rb");
-  if (!r->f_) return Status::IOError("cannot open", path);
   r->path_ = path;
-  r->buf_.resize(1 << 20);
-  if (!r->Fill(8) || memcmp(r->buf_.data(), kCellsMagic, 8) != 0)
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Status::IOError("cannot open", path);
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size < 8) {
+    close(fd);
     return Status::Corruption("not a cells file", path);
+  }
+  r->size_ = static_cast<size_t>(st.st_size);
+  void* m = mmap(nullptr, r->size_, PROT_READ, MAP_SHARED, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) return Status::IOError("cannot map", path);
+  r->map_ = static_cast<const char*>(m);
+  madvise(m, r->size_, MADV_SEQUENTIAL);
+  if (memcmp(r->map_, kCellsMagic, 8) != 0) return Status::Corruption("not a cells file", path);
   r->pos_ = 8;
   return r;
-}
-
-bool CellFileReader::Fill(size_t need) {
-  if (end_ - pos_ >= need) return true;
-  memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
-  end_ -= pos_;
-  pos_ = 0;
-  if (buf_.size() < need) buf_.resize(need);
-  while (end_ < need) {
-    size_t n = fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
-    if (n == 0) return false;
-    end_ += n;
-  }
-  return true;
 }
 
 static uint64_t GetBE(const char* p, int n) {
@@ -290,11 +290,11 @@ static uint64_t GetBE(const char* p, int n) {
 }
 
 bool CellFileReader::Next(Cell* cell) {
-  if (!Fill(16)) {
-    if (end_ != pos_) status_ = Status::Corruption("truncated cell header", path_);
+  if (size_ - pos_ < 16) {
+    if (size_ != pos_) status_ = Status::Corruption("truncated cell header", path_);
     return false;
   }
-  const char* p = buf_.data() + pos_;
+  const char* p = map_ + pos_;
   uint32_t klen, vlen;
   uint64_t seq;
   memcpy(&klen, p, 4);
@@ -303,16 +303,22 @@ bool CellFileReader::Next(Cell* cell) {
   klen = __builtin_bswap32(klen);
   vlen = __builtin_bswap32(vlen);
   seq = __builtin_bswap64(seq);
-  if (!Fill(16 + klen + vlen)) {
+  if (size_ - pos_ - 16 < size_t{klen} + vlen) {
     status_ = Status::Corruption("truncated cell", path_);
     return false;
   }
-  p = buf_.data() + pos_ + 16;
+  p += 16;
   cell->key = Slice(p, klen);
   cell->value = Slice(p + klen, vlen);
   cell->tags = Slice();
   cell->sequence_id = seq;
-  pos_ += 16 + klen + vlen;
+  pos_ += 16 + size_t{klen} + vlen;
+  if (pos_ - dropped_ > 2 * kKeepBehind) {
+    const size_t page = 4096;
+    const size_t upto = (pos_ - kKeepBehind) / page * page;
+    madvise(const_cast<char*>(map_) + dropped_, upto - dropped_, MADV_DONTNEED);
+    dropped_ = upto;
+  }
   return true;
 }
 

@@ -42,7 +42,11 @@ struct DataSummary {
 // range as flushed store files do). Deterministic for a given spec.
 Status GenerateData(const DataSpec& spec, const std::string& dir, DataSummary* summary);
 
-// Streams a cells file. Cells stay valid until the next call to Next().
+// Streams a cells file through a read-only mapping, so that a cell is a view of the file and
+// no bytes are copied on the way in (the floor does not pay for reading its input either).
+// Cells stay valid while the reader lives: the pages more than kKeepBehind behind the position
+// are dropped from the mapping as it moves (so its resident size stays bounded), and a view
+// into them faults them back in from the page cache.
 class CellFileReader {
  public:
   ~CellFileReader();
@@ -52,12 +56,12 @@ class CellFileReader {
   Status status() const { return status_; }
 
  private:
+  static constexpr size_t kKeepBehind = 32 << 20;
   CellFileReader() = default;
-  bool Fill(size_t need);
-  FILE* f_ = nullptr;
   std::string path_;
-  std::vector<char> buf_;
-  size_t pos_ = 0, end_ = 0;
+  const char* map_ = nullptr;
+  size_t size_ = 0, pos_ = 0;
+  size_t dropped_ = 0;  // [0, dropped_) was released with MADV_DONTNEED
   Status status_;
 };
 

@@ -47,6 +47,31 @@ Scanned ScanAll(const Reader& r) {
   return s;
 }
 
+// ReadBatch (a data block's cells at a time) gives the very cells, in order, of the per-cell
+// scan: keys, values, tags and sequence ids.
+void ExpectBatchesEqualCells(const Reader& r) {
+  auto a = r.NewIterator();
+  auto b = r.NewIterator();
+  CellBatch batch;
+  uint64_t n = 0;
+  a->SeekToFirst();
+  for (b->SeekToFirst(); b->Valid(); b->Next()) {
+    b->ReadBatch(&batch);
+    for (const Cell& got : batch) {
+      ASSERT_TRUE(a->Valid()) << "batches hold more cells than the scan, at cell " << n;
+      const Cell& want = a->cell();
+      ASSERT_EQ(got.key, want.key) << n;
+      ASSERT_EQ(got.value, want.value) << n;
+      ASSERT_EQ(got.tags, want.tags) << n;
+      ASSERT_EQ(got.sequence_id, want.sequence_id) << n;
+      a->Next();
+      ++n;
+    }
+  }
+  EXPECT_FALSE(a->Valid()) << "batches end early, at cell " << n;
+  EXPECT_EQ(a->status().ok(), b->status().ok()) << b->status().ToString();
+}
+
 // True iff `path` ends with a v2/v3 trailer (magic at the right place).
 bool LooksLikeHFile(const std::string& path, int* major) {
   std::string data = test::ReadFileOrDie(path);
@@ -332,6 +357,41 @@ TEST(Reader, NotAnHFileIsNotSupportedADamagedTrailerIsCorruption) {
 
 // Every v2/v3 HFile in the corpus, loose or inside its archives, opens, scans to its trailer's
 // entry count, and verifies clean.
+// A damaged cell in the middle of a data block: the batch ends before it, and the Next() after
+// the batch reports it with the block's offset, as the per-cell scan does.
+TEST(Reader, ReadBatchEndsBeforeADamagedCell) {
+  test::TestHFileOptions o;
+  o.checksum = ChecksumType::kNull;  // so that the cell parser, not the checksum, sees the damage
+  o.block_size = 4096;
+  std::string bytes = test::BuildTestHFile(o);
+  // The first data block starts the file; its cells follow the 33-byte header.
+  const size_t first = kBlockHeaderSizeWithChecksum;
+  const size_t klen = DecodeFixed32BE(bytes.data() + first);
+  const size_t vlen = DecodeFixed32BE(bytes.data() + first + 4);
+  const size_t mvcc = first + 8 + klen + vlen;
+  const int8_t b0 = static_cast<int8_t>(bytes[mvcc]);
+  const size_t vlong = b0 >= -112 ? 1 : 1 + (b0 < -120 ? -120 - b0 : -112 - b0);
+  const size_t second = mvcc + vlong;
+  EncodeFixed32BE(bytes.data() + second, 0x7fffffff);  // the second cell's key length
+  const std::string path = test::NewTempDir("reader-batch-damage") + "/f.hfile";
+  test::WriteFileOrDie(path, bytes);
+  auto r = OpenOrDie(path);
+  ASSERT_NE(r, nullptr);
+  auto it = r->NewIterator();
+  it->SeekToFirst();
+  ASSERT_TRUE(it->Valid());
+  CellBatch batch;
+  it->ReadBatch(&batch);
+  EXPECT_EQ(batch.size(), 1u);
+  it->Next();
+  EXPECT_FALSE(it->Valid());
+  EXPECT_TRUE(it->status().IsCorruption()) << it->status().ToString();
+  EXPECT_NE(it->status().ToString().find("data block at offset 0"), std::string::npos)
+      << it->status().ToString();
+  EXPECT_NE(it->status().ToString().find("extend past the end of the block"), std::string::npos)
+      << it->status().ToString();
+}
+
 TEST(Reader, EveryRealFileReadsAndVerifies) {
   HFILE_REQUIRE_REAL_DATA();
   const std::string extracted = test::ExtractRealArchives();
@@ -353,6 +413,7 @@ TEST(Reader, EveryRealFileReadsAndVerifies) {
     if (!r) continue;
     Scanned s = ScanAll(*r);
     EXPECT_EQ(s.count, r->trailer().entry_count);
+    ExpectBatchesEqualCells(*r);
     VerifyReport rep = VerifyFile(path, {});
     std::ostringstream out;
     PrintVerifyReport(rep, false, out);

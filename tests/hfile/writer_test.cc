@@ -138,10 +138,53 @@ TEST_P(WriterMatrixTest, RoundTrip) {
     ASSERT_TRUE(s.ok()) << s.ToString();
     EXPECT_GE(st.index_levels, 3u);
   }
+  WriterStats batch_stats;
+  {
+    // The same cells through AppendBatch, in batches of irregular sizes: the very same bytes.
+    auto w = Writer::Create(path + ".batch", o);
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+    CellBatch batch;
+    const size_t sizes[] = {1, 7, 300, 2, 64};
+    for (size_t i = 0, k = 0; i < cells.size(); ++k) {
+      batch.Clear();
+      for (size_t n = sizes[k % 5]; n > 0 && i < cells.size(); --n) {
+        *batch.Add() = cells[i++].view();
+      }
+      ASSERT_TRUE((*w)->AppendBatch(batch).ok());
+    }
+    ASSERT_TRUE((*w)->AppendMetaBlock("meta-b", "bytes-b").ok());
+    ASSERT_TRUE((*w)->AppendMetaBlock("meta-a", std::string(300, 'a')).ok());
+    ASSERT_TRUE((*w)->Finish(&batch_stats).ok());
+  }
+  ASSERT_EQ(test::ReadFileOrDie(path + ".batch"), test::ReadFileOrDie(path))
+      << "AppendBatch wrote other bytes than Append";
   auto r = Reader::Open(path);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ((*r)->trailer().entry_count, cells.size());
   EXPECT_GE((*r)->trailer().num_data_index_levels, 3u);
+  {
+    // ReadBatch hands on a data block's cells at a time: one batch per data block, the same
+    // cells in the same order as the per-cell scan.
+    auto it = (*r)->NewIterator();
+    CellBatch batch;
+    size_t n = 0, batches = 0;
+    for (it->SeekToFirst(); it->Valid(); it->Next(), ++batches) {
+      it->ReadBatch(&batch);
+      ASSERT_FALSE(batch.empty());
+      EXPECT_EQ(it->cell().key, batch.back().key);
+      for (const Cell& got : batch) {
+        ASSERT_LT(n, cells.size());
+        ASSERT_EQ(got.key, Slice(cells[n].key)) << n;
+        ASSERT_EQ(got.value, Slice(cells[n].value)) << n;
+        ASSERT_EQ(got.tags, Slice(cells[n].tags)) << n;
+        ASSERT_EQ(got.sequence_id, cells[n].seq) << n;
+        ++n;
+      }
+    }
+    ASSERT_TRUE(it->status().ok()) << it->status().ToString();
+    EXPECT_EQ(n, cells.size());
+    EXPECT_EQ(batches, batch_stats.data_blocks);
+  }
   auto it = (*r)->NewIterator();
   size_t n = 0;
   for (it->SeekToFirst(); it->Valid(); it->Next(), ++n) {
@@ -221,6 +264,32 @@ TEST(Writer, OutOfOrderRejectedWithBothKeys) {
 // HBase 2.6.4 cannot read a NONE / ROW_INDEX_V1 file holding a cell with more than 32767
 // bytes of tags (signed-short tags length; found by tests/hbase's "-edge" matrix), so the
 // writer refuses such cells instead of writing a file HBase cannot open.
+TEST(Writer, AppendBatchStopsAtTheCellOutOfOrder) {
+  const std::string path = test::NewTempDir("writer-batch-order") + "/f.hfile";
+  auto w = Writer::Create(path, WriterOptions());
+  ASSERT_TRUE(w.ok());
+  std::string k[4];
+  CellBatch batch;
+  *batch.Add() = MakeCell(&k[0], "a");
+  *batch.Add() = MakeCell(&k[1], "b");
+  *batch.Add() = MakeCell(&k[2], "ab");  // sorts before "b"
+  *batch.Add() = MakeCell(&k[3], "c");
+  Status s = (*w)->AppendBatch(batch);
+  EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+  EXPECT_NE(s.ToString().find("cell #2 out of order"), std::string::npos) << s.ToString();
+  // The cells before the bad one were appended, and the writer goes on from the last of them.
+  std::string k2;
+  EXPECT_TRUE((*w)->Append(MakeCell(&k2, "ab")).IsInvalidArgument());
+  EXPECT_TRUE((*w)->Append(MakeCell(&k2, "bb")).ok());
+  ASSERT_TRUE((*w)->Finish().ok());
+  auto r = Reader::Open(path);
+  ASSERT_TRUE(r.ok());
+  std::vector<std::string> rows;
+  auto it = (*r)->NewIterator();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) rows.push_back(it->cell().row().ToString());
+  EXPECT_EQ(rows, (std::vector<std::string>{"a", "b", "bb"}));
+}
+
 TEST(Writer, RefusesTagsHBaseCannotRead) {
   const std::string path = test::NewTempDir("writer-tags") + "/f.hfile";
   auto w = Writer::Create(path, WriterOptions());

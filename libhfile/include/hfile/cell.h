@@ -38,12 +38,18 @@ bool IsDeleteType(uint8_t type);
 inline constexpr size_t kKeyInfrastructureSize = 12;  // rowlen(2) famlen(1) ts(8) type(1)
 inline constexpr int64_t kLatestTimestamp = INT64_MAX;
 
-// True iff `key` is a well-formed serialized KeyValue key (lengths consistent).
-bool IsValidKey(const Slice& key);
-
 // Field accessors over a serialized key. REQUIRES: IsValidKey(key).
 inline uint16_t KeyRowLength(const Slice& key) {
   return static_cast<uint16_t>((key.byte(0) << 8) | key.byte(1));
+}
+
+// True iff `key` is a well-formed serialized KeyValue key (lengths consistent). Inline: the
+// writer and the merge ask it of every cell.
+inline bool IsValidKey(const Slice& key) {
+  if (key.size() < kKeyInfrastructureSize) return false;
+  const size_t row_len = KeyRowLength(key);
+  if (2 + row_len + 1 + 9 > key.size()) return false;
+  return 2 + row_len + 1 + key.byte(2 + row_len) + 9 <= key.size();
 }
 inline Slice KeyRow(const Slice& key) { return Slice(key.data() + 2, KeyRowLength(key)); }
 inline Slice KeyFamily(const Slice& key) {

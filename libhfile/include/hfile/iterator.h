@@ -3,6 +3,7 @@
 #define HFILE_ITERATOR_H_
 
 #include "hfile/cell.h"
+#include "hfile/cell_batch.h"
 #include "hfile/slice.h"
 #include "hfile/status.h"
 
@@ -23,6 +24,16 @@ class CellIterator {
   virtual void Next() = 0;
   // The current cell; its bytes stay valid until the iterator moves. REQUIRES: Valid()
   virtual const Cell& cell() const = 0;
+  // Replaces *batch's cells with the current cell and the cells after it that the source holds
+  // decoded together (a file: the rest of the current data block), and leaves the iterator on
+  // the batch's last cell, so that Next() moves past the batch:
+  //   for (it->SeekToFirst(); it->Valid(); it->Next()) { it->ReadBatch(&b); ... b ... }
+  // The views stay valid until the iterator moves or the batch is cleared. The default hands on
+  // the current cell alone. REQUIRES: Valid()
+  virtual void ReadBatch(CellBatch* batch) {
+    batch->Clear();
+    *batch->Add() = cell();
+  }
   virtual Status status() const = 0;
 };
 

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "hfile/cell.h"
+#include "hfile/cell_batch.h"
 #include "hfile/slice.h"
 #include "hfile/status.h"
 #include "hfile/types.h"
@@ -115,6 +116,10 @@ class Writer {
   // key is malformed, sorts before the previous key ("out of order", naming both keys), or has
   // tags while include_tags is false. Equal keys are allowed and stay in one block.
   Status Append(const Cell& cell);
+  // Appends the cells of `batch` in order, each as Append would, without copying each key on
+  // the way (a file's or a merge's batches of a data block). On an error the cells before the
+  // failing one have been appended.
+  Status AppendBatch(const CellBatch& batch);
 
   // Adds a META block named `name` (written at close, blocks sorted by name).
   Status AppendMetaBlock(const std::string& name, const Slice& bytes);

@@ -1,0 +1,98 @@
+// CellBatch: consecutive cells handed on together, as views.
+//
+// A file's iterator fills one with the rest of a data block at once (CellIterator::ReadBatch),
+// so that a consumer walks an array instead of paying a virtual call and a position update per
+// cell, and the writer takes it whole (Writer::AppendBatch). Views point into the source's block
+// or into the batch's own arena (for keys a decoder rebuilds in place); they stay valid until the
+// source moves or the batch is cleared. Capacity is kept across Clear(): once warmed up, filling
+// a batch allocates nothing.
+#ifndef HFILE_CELL_BATCH_H_
+#define HFILE_CELL_BATCH_H_
+
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "hfile/cell.h"
+
+namespace hfile {
+
+class CellBatch {
+ public:
+  CellBatch() = default;
+  CellBatch(const CellBatch&) = delete;
+  CellBatch& operator=(const CellBatch&) = delete;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const Cell& operator[](size_t i) const { return cells_[i]; }
+  const Cell* begin() const { return cells_.data(); }
+  const Cell* end() const { return cells_.data() + size_; }
+  const Cell& back() const { return cells_[size_ - 1]; }
+
+  // True when the source vouches that every key passed IsValidKey (a file's decoder checks each
+  // key as it parses it), so that consumers need not check again.
+  bool keys_valid() const { return keys_valid_; }
+  void set_keys_valid(bool v) { keys_valid_ = v; }
+
+  // Forgets the cells (and the arena's bytes); keeps the capacity.
+  void Clear() {
+    size_ = 0;
+    keys_valid_ = false;
+    chunk_ = 0;
+    chunk_used_ = 0;
+  }
+
+  // Appends a cell for the caller to fill, whose bytes the caller keeps alive.
+  Cell* Add() {
+    if (size_ == cells_.size()) Grow();
+    return &cells_[size_++];
+  }
+
+  // Drops the last cell. REQUIRES: !empty()
+  void RemoveLast() { --size_; }
+
+  // Room for n bytes in the batch's arena, valid until Clear() (a decoder builds keys there).
+  char* Allocate(size_t n) {
+    while (chunk_ < chunks_.size() && chunk_used_ + n > chunks_[chunk_].size) {
+      ++chunk_;
+      chunk_used_ = 0;
+    }
+    if (chunk_ == chunks_.size()) {
+      const size_t size = n > kChunkSize ? n : kChunkSize;
+      chunks_.push_back(Chunk{std::make_unique<char[]>(size), size});
+      chunk_used_ = 0;
+    }
+    char* p = chunks_[chunk_].bytes.get() + chunk_used_;
+    chunk_used_ += n;
+    return p;
+  }
+
+  // Copies `bytes` into the batch's arena; the returned view lives until Clear().
+  Slice Copy(const Slice& bytes) {
+    char* p = Allocate(bytes.size());
+    if (!bytes.empty()) std::memcpy(p, bytes.data(), bytes.size());
+    return Slice(p, bytes.size());
+  }
+
+ private:
+  // Arena chunks are never moved or freed while the batch lives, so earlier views stay valid as
+  // the arena grows; Clear() reuses them from the first.
+  static constexpr size_t kChunkSize = 64 * 1024;
+  struct Chunk {
+    std::unique_ptr<char[]> bytes;
+    size_t size = 0;
+  };
+  void Grow() { cells_.resize(cells_.empty() ? 256 : 2 * cells_.size()); }
+  std::vector<Cell> cells_;  // [0, size_) in use
+  size_t size_ = 0;
+  std::vector<Chunk> chunks_;
+  size_t chunk_ = 0;       // the chunk being filled
+  size_t chunk_used_ = 0;  // bytes of it in use
+  bool keys_valid_ = false;
+};
+
+}  // namespace hfile
+
+#endif  // HFILE_CELL_BATCH_H_
