@@ -325,14 +325,10 @@ Status HfilekitWrite(const std::string& cells, const Setting& s, const std::stri
                      Measurement* m) {
   HFILE_ASSIGN_OR_RETURN(auto in, CellFileReader::Open(cells));
   HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(out, HfilekitWriterOptions(s)));
-  // Batches of views of the mapped input, as a file's iterator hands on a data block.
+  // A buffer's worth of cells at a time, as a file's iterator hands on a data block.
   CellBatch batch;
-  for (bool more = true; more;) {
-    batch.Clear();
-    while (batch.size() < 256 && (more = in->Next(batch.Add()))) {
-      m->bytes += batch.back().key.size() + batch.back().value.size();
-    }
-    if (!more) batch.RemoveLast();
+  while (in->NextBatch(&batch)) {
+    for (const Cell& c : batch) m->bytes += c.key.size() + c.value.size();
     m->cells += batch.size();
     HFILE_RETURN_IF_ERROR(w->AppendBatch(batch));
   }

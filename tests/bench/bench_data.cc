@@ -10,10 +10,7 @@
 //               a fixed vocabulary, compresses about 3x), one in four random bytes
 #include "bench_data.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include "hfile/coding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -259,28 +256,33 @@ Status GenerateData(const DataSpec& spec, const std::string& dir, DataSummary* s
 }
 
 CellFileReader::~CellFileReader() {
-  if (map_ != nullptr) munmap(const_cast<char*>(map_), size_);
+  if (f_) fclose(f_);
 }
 
 Result<std::unique_ptr<CellFileReader>> CellFileReader::Open(const std::string& path) {
   std::unique_ptr<CellFileReader> r(new CellFileReader);
+  r->f_ = fopen(path.c_str(), "rb");
+  if (!r->f_) return Status::IOError("cannot open", path);
   r->path_ = path;
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Status::IOError("cannot open", path);
-  struct stat st;
-  if (fstat(fd, &st) != 0 || st.st_size < 8) {
-    close(fd);
+  r->buf_.resize(1 << 20);
+  if (!r->Fill(8) || memcmp(r->buf_.data(), kCellsMagic, 8) != 0)
     return Status::Corruption("not a cells file", path);
-  }
-  r->size_ = static_cast<size_t>(st.st_size);
-  void* m = mmap(nullptr, r->size_, PROT_READ, MAP_SHARED, fd, 0);
-  close(fd);
-  if (m == MAP_FAILED) return Status::IOError("cannot map", path);
-  r->map_ = static_cast<const char*>(m);
-  madvise(m, r->size_, MADV_SEQUENTIAL);
-  if (memcmp(r->map_, kCellsMagic, 8) != 0) return Status::Corruption("not a cells file", path);
   r->pos_ = 8;
   return r;
+}
+
+bool CellFileReader::Fill(size_t need) {
+  if (end_ - pos_ >= need) return true;
+  memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+  end_ -= pos_;
+  pos_ = 0;
+  if (buf_.size() < need) buf_.resize(need);
+  while (end_ < need) {
+    size_t n = fread(buf_.data() + end_, 1, buf_.size() - end_, f_);
+    if (n == 0) return false;
+    end_ += n;
+  }
+  return true;
 }
 
 static uint64_t GetBE(const char* p, int n) {
@@ -289,12 +291,9 @@ static uint64_t GetBE(const char* p, int n) {
   return v;
 }
 
-bool CellFileReader::Next(Cell* cell) {
-  if (size_ - pos_ < 16) {
-    if (size_ != pos_) status_ = Status::Corruption("truncated cell header", path_);
-    return false;
-  }
-  const char* p = map_ + pos_;
+bool CellFileReader::ParseBuffered(Cell* cell) {
+  if (end_ - pos_ < 16) return false;
+  const char* p = buf_.data() + pos_;
   uint32_t klen, vlen;
   uint64_t seq;
   memcpy(&klen, p, 4);
@@ -302,23 +301,39 @@ bool CellFileReader::Next(Cell* cell) {
   memcpy(&seq, p + 8, 8);
   klen = __builtin_bswap32(klen);
   vlen = __builtin_bswap32(vlen);
-  seq = __builtin_bswap64(seq);
-  if (size_ - pos_ - 16 < size_t{klen} + vlen) {
+  if (end_ - pos_ - 16 < size_t{klen} + vlen) return false;
+  cell->key = Slice(p + 16, klen);
+  cell->value = Slice(p + 16 + klen, vlen);
+  cell->tags = Slice();
+  cell->sequence_id = __builtin_bswap64(seq);
+  pos_ += 16 + size_t{klen} + vlen;
+  return true;
+}
+
+bool CellFileReader::Next(Cell* cell) {
+  if (!Fill(16)) {
+    if (end_ != pos_) status_ = Status::Corruption("truncated cell header", path_);
+    return false;
+  }
+  const char* p = buf_.data() + pos_;
+  const size_t need = 16 + size_t{DecodeFixed32BE(p)} + DecodeFixed32BE(p + 4);
+  if (!Fill(need)) {
     status_ = Status::Corruption("truncated cell", path_);
     return false;
   }
-  p += 16;
-  cell->key = Slice(p, klen);
-  cell->value = Slice(p + klen, vlen);
-  cell->tags = Slice();
-  cell->sequence_id = seq;
-  pos_ += 16 + size_t{klen} + vlen;
-  if (pos_ - dropped_ > 2 * kKeepBehind) {
-    const size_t page = 4096;
-    const size_t upto = (pos_ - kKeepBehind) / page * page;
-    madvise(const_cast<char*>(map_) + dropped_, upto - dropped_, MADV_DONTNEED);
-    dropped_ = upto;
+  return ParseBuffered(cell);
+}
+
+bool CellFileReader::NextBatch(CellBatch* batch) {
+  batch->Clear();
+  // The first cell as Next reads it (refilling as needed), then every whole cell buffered.
+  if (!Next(batch->Add())) {
+    batch->RemoveLast();
+    return false;
   }
+  while (ParseBuffered(batch->Add())) {
+  }
+  batch->RemoveLast();
   return true;
 }
 

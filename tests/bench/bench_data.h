@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "hfile/cell.h"
+#include "hfile/cell_batch.h"
 #include "hfile/status.h"
 
 namespace hfile::bench {
@@ -42,26 +43,27 @@ struct DataSummary {
 // range as flushed store files do). Deterministic for a given spec.
 Status GenerateData(const DataSpec& spec, const std::string& dir, DataSummary* summary);
 
-// Streams a cells file through a read-only mapping, so that a cell is a view of the file and
-// no bytes are copied on the way in (the floor does not pay for reading its input either).
-// Cells stay valid while the reader lives: the pages more than kKeepBehind behind the position
-// are dropped from the mapping as it moves (so its resident size stays bounded), and a view
-// into them faults them back in from the page cache.
+// Streams a cells file. Cells stay valid until the next call to Next().
 class CellFileReader {
  public:
   ~CellFileReader();
   static Result<std::unique_ptr<CellFileReader>> Open(const std::string& path);
   // False at the end or on error (status() says which).
   bool Next(Cell* cell);
+  // Replaces *batch's cells with the next ones, as many as the buffer holds whole (at least
+  // one); they stay valid until the next call. False at the end or on error.
+  bool NextBatch(CellBatch* batch);
   Status status() const { return status_; }
 
  private:
-  static constexpr size_t kKeepBehind = 32 << 20;
   CellFileReader() = default;
+  bool Fill(size_t need);
+  // Parses the cell at buf_[pos_] if the buffer holds all of it; false (nothing consumed) if not.
+  bool ParseBuffered(Cell* cell);
+  FILE* f_ = nullptr;
   std::string path_;
-  const char* map_ = nullptr;
-  size_t size_ = 0, pos_ = 0;
-  size_t dropped_ = 0;  // [0, dropped_) was released with MADV_DONTNEED
+  std::vector<char> buf_;
+  size_t pos_ = 0, end_ = 0;
   Status status_;
 };
 
