@@ -16,11 +16,13 @@ int CompareForMerge(ComparatorKind kind, const Cell& a, size_t order_a, const Ce
 
 namespace {
 
-// A binary min-heap of input indexes ordered by their current cells. Next() advances the top
-// input and sifts it down: two comparisons when it is still the smallest (consecutive cells
-// usually come from the same file), instead of a pop and a push. Each input is read a batch at
-// a time (a file: the rest of a data block, CellIterator::ReadBatch), so that stepping through
-// an input costs an array step, not virtual calls, until its batch is used up.
+// A loser tree over the inputs: internal node n (1 <= n < k) holds the input that lost the
+// match played there, leaf k + i stands for input i, and winner_ is the input whose cell comes
+// first. Next() advances the winner and replays only the matches on its leaf's path to the root:
+// ceil(log2 k) comparisons per cell whatever happens (a binary heap's sift takes up to twice
+// that). An exhausted or failed input is "done" and loses every match. Each input is read a
+// batch at a time (a file: the rest of a data block, CellIterator::ReadBatch), so that stepping
+// through an input costs an array step, not virtual calls, until its batch is used up.
 class MergingIterator : public CellIterator {
  public:
   MergingIterator(std::vector<std::unique_ptr<CellIterator>> inputs, ComparatorKind kind)
@@ -28,10 +30,12 @@ class MergingIterator : public CellIterator {
         kind_(kind),
         current_(inputs_.size(), nullptr),
         checked_(inputs_.size(), 0),
+        done_(inputs_.size(), 1),
         batches_(inputs_.size()),
-        next_(inputs_.size(), 0) {}
+        next_(inputs_.size(), 0),
+        losers_(inputs_.size(), 0) {}
 
-  bool Valid() const override { return status_.ok() && !heap_.empty(); }
+  bool Valid() const override { return status_.ok() && !inputs_.empty() && !done_[winner_]; }
   void SeekToFirst() override {
     for (auto& in : inputs_) in->SeekToFirst();
     Rebuild();
@@ -41,27 +45,23 @@ class MergingIterator : public CellIterator {
     Rebuild();
   }
   void Next() override {
-    const size_t i = heap_.front();
+    const size_t i = winner_;
     if (next_[i] < batches_[i]->size()) {
       Take(i);
-      SiftDown(0);
-      return;
+    } else {
+      inputs_[i]->Next();
+      done_[i] = !Load(i);
     }
-    inputs_[i]->Next();
-    if (!Load(i)) {
-      heap_.front() = heap_.back();
-      heap_.pop_back();
-      if (heap_.empty()) return;
-    }
-    SiftDown(0);
+    Replay(i);
   }
-  const Cell& cell() const override { return *current_[heap_.front()]; }
+  const Cell& cell() const override { return *current_[winner_]; }
   Status status() const override { return status_; }
-  size_t source() const { return heap_.front(); }
+  size_t source() const { return winner_; }
 
  private:
-  // Whether input a's cell comes before input b's.
+  // Whether input a's cell comes before input b's; a done input comes after every other.
   bool Before(size_t a, size_t b) const {
+    if (done_[a] | done_[b]) return done_[b] && (!done_[a] || a < b);
     if (!(checked_[a] & checked_[b])) {
       return CompareForMerge(kind_, *current_[a], a, *current_[b], b) < 0;
     }
@@ -97,36 +97,43 @@ class MergingIterator : public CellIterator {
     return false;
   }
 
-  void SiftDown(size_t pos) {
-    const size_t n = heap_.size();
-    const size_t item = heap_[pos];
-    for (;;) {
-      size_t child = 2 * pos + 1;
-      if (child >= n) break;
-      if (child + 1 < n && Before(heap_[child + 1], heap_[child])) ++child;
-      if (!Before(heap_[child], item)) break;
-      heap_[pos] = heap_[child];
-      pos = child;
+  // Input i's cell changed: replays the matches from its leaf up; the last winner is winner_.
+  void Replay(size_t i) {
+    size_t w = i;
+    for (size_t n = (i + losers_.size()) / 2; n > 0; n /= 2) {
+      if (Before(losers_[n], w)) std::swap(losers_[n], w);
     }
-    heap_[pos] = item;
+    winner_ = w;
+  }
+
+  // Plays the matches of the subtree under node n (a leaf when n >= k); returns its winner.
+  size_t Play(size_t n) {
+    const size_t k = inputs_.size();
+    if (n >= k) return n - k;
+    const size_t a = Play(2 * n), b = Play(2 * n + 1);
+    if (Before(a, b)) {
+      losers_[n] = b;
+      return a;
+    }
+    losers_[n] = a;
+    return b;
   }
 
   void Rebuild() {
-    heap_.clear();
     status_ = Status::OK();
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (Load(i)) heap_.push_back(i);
-    }
-    for (size_t pos = heap_.size() / 2; pos-- > 0;) SiftDown(pos);
+    for (size_t i = 0; i < inputs_.size(); ++i) done_[i] = !Load(i);
+    winner_ = inputs_.empty() ? 0 : Play(1);
   }
 
   std::vector<std::unique_ptr<CellIterator>> inputs_;
   ComparatorKind kind_;
-  std::vector<const Cell*> current_;  // per input: its current cell while it is in the heap
+  std::vector<const Cell*> current_;  // per input: its current cell unless it is done
   std::vector<uint8_t> checked_;      // per input: its current key passed IsValidKey
+  std::vector<uint8_t> done_;         // per input: exhausted or failed
   std::vector<std::unique_ptr<CellBatch>> batches_;  // per input: its batch being merged
   std::vector<size_t> next_;          // per input: the index in its batch after its current cell
-  std::vector<size_t> heap_;
+  std::vector<size_t> losers_;        // [1, k): the loser of the match at each internal node
+  size_t winner_ = 0;
   Status status_;
 };
 

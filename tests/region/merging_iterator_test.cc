@@ -6,7 +6,9 @@
 #include <random>
 
 #include "hfile/reader.h"
+#include "hfile/writer.h"
 #include "region/vector_iterator.h"
+#include "testutil.h"
 
 namespace hfile::region {
 namespace {
@@ -111,6 +113,105 @@ TEST(MergingIterator, RandomizedAgainstSort) {
     EXPECT_EQ(m->cell().value, Slice(all[i].first.value));
   }
   EXPECT_EQ(i, all.size());
+}
+
+// Random cells of rows a-e, sorted in merge order, as the test inputs use them.
+std::vector<CellData> RandomSortedCells(std::mt19937* rng, size_t n, const std::string& tag) {
+  std::vector<CellData> cells;
+  for (size_t i = 0; i < n; ++i) {
+    std::string row = std::string(1, static_cast<char>('a' + (*rng)() % 5)) +
+                      std::to_string((*rng)() % 50);
+    std::string q(1 + (*rng)() % 3, 'q');
+    KT t = ((*rng)() % 4 == 0) ? KT::kDelete : KT::kPut;
+    cells.push_back(CellData::Make(row, "f", q, (*rng)() % 4, t, tag, (*rng)() % 3));
+  }
+  std::sort(cells.begin(), cells.end(), [](const CellData& a, const CellData& b) {
+    return CompareForMerge(ComparatorKind::kDefault, a.view(), 0, b.view(), 0) < 0;
+  });
+  return cells;
+}
+
+// Inputs that are real files in small blocks, so that each is read a data block's batch at a
+// time, for every input count from 1 to 9 (the loser tree's shapes), some inputs empty.
+TEST(MergingIterator, FilesInBatchesForEveryInputCount) {
+  const std::string dir = test::NewTempDir("merge-files");
+  std::mt19937 rng(11);
+  for (size_t k = 1; k <= 9; ++k) {
+    SCOPED_TRACE(k);
+    std::vector<std::pair<CellData, size_t>> all;
+    std::vector<std::unique_ptr<Reader>> readers;
+    std::vector<std::unique_ptr<CellIterator>> in;
+    for (size_t f = 0; f < k; ++f) {
+      const size_t n = (f % 4 == 3) ? 0 : 50 + rng() % 400;
+      const auto cells = RandomSortedCells(&rng, n, std::to_string(f));
+      const std::string path = dir + "/" + std::to_string(k) + "-" + std::to_string(f);
+      WriterOptions o;
+      o.block_size = 256;  // a few cells per block
+      auto w = Writer::Create(path, o);
+      ASSERT_TRUE(w.ok()) << w.status().ToString();
+      for (const auto& c : cells) ASSERT_TRUE((*w)->Append(c.view()).ok());
+      ASSERT_TRUE((*w)->Finish().ok());
+      auto r = Reader::Open(path);
+      ASSERT_TRUE(r.ok()) << r.status().ToString();
+      in.push_back((*r)->NewIterator());
+      readers.push_back(std::move(*r));
+      for (const auto& c : cells) all.emplace_back(c, f);
+    }
+    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+      return CompareForMerge(ComparatorKind::kDefault, a.first.view(), a.second, b.first.view(),
+                             b.second) < 0;
+    });
+    auto m = NewMergingIterator(std::move(in));
+    size_t i = 0;
+    for (m->SeekToFirst(); m->Valid(); m->Next(), ++i) {
+      ASSERT_LT(i, all.size());
+      ASSERT_EQ(m->cell().key, Slice(all[i].first.key)) << i;
+      ASSERT_EQ(m->cell().sequence_id, all[i].first.sequence_id) << i;
+      ASSERT_EQ(MergingIteratorSource(*m), all[i].second) << i;
+    }
+    EXPECT_TRUE(m->status().ok()) << m->status().ToString();
+    EXPECT_EQ(i, all.size());
+  }
+}
+
+// Yields its cells, then fails instead of ending.
+class FailingIterator : public CellIterator {
+ public:
+  explicit FailingIterator(std::vector<CellData> cells) : cells_(std::move(cells)) {}
+  bool Valid() const override { return i_ < cells_.size(); }
+  void SeekToFirst() override { i_ = 0; }
+  void Seek(const Slice&) override { i_ = 0; }
+  void Next() override {
+    if (++i_ == cells_.size()) status_ = Status::Corruption("damaged block", "input 1");
+    cell_ = i_ < cells_.size() ? cells_[i_].view() : Cell();
+  }
+  const Cell& cell() const override {
+    cell_ = cells_[i_].view();
+    return cell_;
+  }
+  Status status() const override { return status_; }
+
+ private:
+  std::vector<CellData> cells_;
+  size_t i_ = 0;
+  mutable Cell cell_;
+  Status status_;
+};
+
+TEST(MergingIterator, AFailingInputEndsTheMergeWithItsStatus) {
+  std::vector<std::unique_ptr<CellIterator>> in;
+  in.push_back(NewVectorCellIterator({CellData::Make("a", "f", "q", 1, KT::kPut),
+                                      CellData::Make("d", "f", "q", 1, KT::kPut),
+                                      CellData::Make("e", "f", "q", 1, KT::kPut)}));
+  in.push_back(std::make_unique<FailingIterator>(std::vector<CellData>{
+      CellData::Make("b", "f", "q", 1, KT::kPut), CellData::Make("c", "f", "q", 1, KT::kPut)}));
+  in.push_back(NewVectorCellIterator({CellData::Make("f", "f", "q", 1, KT::kPut)}));
+  auto m = NewMergingIterator(std::move(in));
+  std::vector<std::string> rows;
+  for (m->SeekToFirst(); m->Valid(); m->Next()) rows.push_back(m->cell().row().ToString());
+  // The failing input's cells come out; the merge stops where its next cell would have been.
+  EXPECT_EQ(rows, (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_TRUE(m->status().IsCorruption()) << m->status().ToString();
 }
 
 }  // namespace
