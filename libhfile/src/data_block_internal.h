@@ -122,16 +122,21 @@ class NoneDecoder final : public DataBlockDecoder {
     if (!status_.ok()) return;
     Slice in = in_;
     const char* why = nullptr;
+    // No KeyValue is shorter than its two lengths and a 12-byte key: room for every cell the
+    // rest of the block can hold, so that the loop adds without a capacity check.
+    batch->Reserve(in.size() / (8 + kKeyInfrastructureSize) + 1);
+    const size_t first = batch->size();
     while (!in.empty()) {
       const Slice before = in;
-      if (!ParseKeyValue(&in, format_, batch->Add(), &why)) {
+      if (!ParseKeyValue(&in, format_, batch->AddReserved(), &why)) {
         batch->RemoveLast();
+        ordinal_ += batch->size() - first;
         status_ = CellCorruption(ordinal_, static_cast<size_t>(before.data() - body_.data()), why);
-        in = Slice();
-        break;
+        in_ = Slice();
+        return;
       }
-      ++ordinal_;
     }
+    ordinal_ += batch->size() - first;
     in_ = in;
   }
 

@@ -9,6 +9,7 @@
 #ifndef HFILE_CELL_BATCH_H_
 #define HFILE_CELL_BATCH_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <cstring>
 #include <memory>
@@ -49,6 +50,13 @@ class CellBatch {
     if (size_ == cells_.size()) Grow();
     return &cells_[size_++];
   }
+
+  // Makes room for n more cells, so that that many AddReserved() calls need no capacity check.
+  void Reserve(size_t n) {
+    if (size_ + n > cells_.size()) cells_.resize(std::max(size_ + n, 2 * cells_.size()));
+  }
+  // Add() for a cell Reserve() made room for.
+  Cell* AddReserved() { return &cells_[size_++]; }
 
   // Drops the last cell. REQUIRES: !empty()
   void RemoveLast() { --size_; }
