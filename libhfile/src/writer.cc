@@ -211,8 +211,9 @@ void Writer::Rep::TrackTimestamps(const Cell& cell) {
   }
 }
 
-// Inline so that AppendBatch's loop runs without a call per cell.
-inline Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_valid) {
+// Append's work for one cell, shared with AppendBatch, which passes each cell's predecessor as
+// a view instead of copying every key into last_key.
+Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_valid) {
   const ComparatorKind kind = options.comparator;
   if (kind != ComparatorKind::kRawBytes && !key_valid && !IsValidKey(cell.key)) {
     return Status::InvalidArgument(
@@ -285,15 +286,13 @@ Status Writer::AppendBatch(const CellBatch& batch) {
   // Each cell's predecessor is the one before it in the batch (a view, no copy); last_key is
   // brought up to date once, after the batch or before the cell that fails.
   const bool valid = batch.keys_valid();
-  Status s = r->AddCell(batch[0], r->last_key, valid);
-  for (size_t i = 1; s.ok() && i < batch.size(); ++i) {
-    s = r->AddCell(batch[i], batch[i - 1].key, valid);
-    if (!s.ok()) {
+  HFILE_RETURN_IF_ERROR(r->AddCell(batch[0], r->last_key, valid));
+  for (size_t i = 1; i < batch.size(); ++i) {
+    if (Status s = r->AddCell(batch[i], batch[i - 1].key, valid); !s.ok()) {
       r->last_key.assign(batch[i - 1].key.data(), batch[i - 1].key.size());
       return s;
     }
   }
-  if (!s.ok()) return s;
   r->last_key.assign(batch.back().key.data(), batch.back().key.size());
   return Status::OK();
 }

@@ -10,12 +10,12 @@
 //               a fixed vocabulary, compresses about 3x), one in four random bytes
 #include "bench_data.h"
 
-#include "hfile/coding.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
+
+#include "hfile/coding.h"
 
 namespace hfile::bench {
 namespace {
