@@ -47,21 +47,17 @@ void BlockCellDecoder::ReadRest(const Cell& first, CellBatch* batch) {
   auto stable = [&](const Slice& s) {
     return s.empty() || (s.data() >= lo && s.end() <= hi) ? s : batch->Copy(s);
   };
-  Cell* out = batch->Add();
-  *out = first;
-  out->key = stable(first.key);  // built before the arena was set
-  out->value = stable(first.value);
-  out->tags = stable(first.tags);
-  // DIFF / FAST_DIFF build the following keys straight into the batch's arena.
-  const bool keys_in_arena = current_->BuildKeysIn(batch);
-  Cell c;
-  while (current_->Next(&c)) {
-    out = batch->Add();
-    out->key = keys_in_arena ? c.key : stable(c.key);
+  auto add = [&](const Cell& c, bool key_in_arena) {
+    Cell* out = batch->Add();
+    out->key = key_in_arena ? c.key : stable(c.key);
     out->value = stable(c.value);
     out->tags = stable(c.tags);
     out->sequence_id = c.sequence_id;
-  }
+  };
+  add(first, false);  // its key was built before the arena was set
+  // DIFF / FAST_DIFF build the following keys straight into the batch's arena.
+  const bool keys_in_arena = current_->BuildKeysIn(batch);
+  for (Cell c; current_->Next(&c);) add(c, keys_in_arena);
   if (keys_in_arena) current_->BuildKeysIn(nullptr);
 }
 

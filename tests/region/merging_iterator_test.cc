@@ -27,6 +27,21 @@ std::vector<std::string> Drain(CellIterator* it) {
   return out;
 }
 
+// The cells of one input in merge order.
+void SortInMergeOrder(std::vector<CellData>* cells) {
+  std::sort(cells->begin(), cells->end(), [](const CellData& a, const CellData& b) {
+    return CompareForMerge(ComparatorKind::kDefault, a.view(), 0, b.view(), 0) < 0;
+  });
+}
+
+// The cells of all inputs, each with its input's index, in the order the merge must give.
+void SortInMergeOrder(std::vector<std::pair<CellData, size_t>>* all) {
+  std::stable_sort(all->begin(), all->end(), [](const auto& a, const auto& b) {
+    return CompareForMerge(ComparatorKind::kDefault, a.first.view(), a.second, b.first.view(),
+                           b.second) < 0;
+  });
+}
+
 TEST(MergingIterator, OrderAndTieBreaks) {
   std::vector<std::unique_ptr<CellIterator>> in;
   in.push_back(NewVectorCellIterator({CellData::Make("a", "f", "q", 5, KT::kPut, "old", 1),
@@ -94,16 +109,11 @@ TEST(MergingIterator, RandomizedAgainstSort) {
       KT t = (rng() % 4 == 0) ? KT::kDelete : KT::kPut;
       cells.push_back(CellData::Make(row, "f", q, rng() % 4, t, std::to_string(f), rng() % 3));
     }
-    std::sort(cells.begin(), cells.end(), [](const CellData& a, const CellData& b) {
-      return CompareForMerge(ComparatorKind::kDefault, a.view(), 0, b.view(), 0) < 0;
-    });
+    SortInMergeOrder(&cells);
     for (const auto& c : cells) all.emplace_back(c, f);
     in.push_back(NewVectorCellIterator(cells));
   }
-  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-    return CompareForMerge(ComparatorKind::kDefault, a.first.view(), a.second, b.first.view(),
-                           b.second) < 0;
-  });
+  SortInMergeOrder(&all);
   auto m = NewMergingIterator(std::move(in));
   size_t i = 0;
   for (m->SeekToFirst(); m->Valid(); m->Next(), ++i) {
@@ -125,9 +135,7 @@ std::vector<CellData> RandomSortedCells(std::mt19937* rng, size_t n, const std::
     KT t = ((*rng)() % 4 == 0) ? KT::kDelete : KT::kPut;
     cells.push_back(CellData::Make(row, "f", q, (*rng)() % 4, t, tag, (*rng)() % 3));
   }
-  std::sort(cells.begin(), cells.end(), [](const CellData& a, const CellData& b) {
-    return CompareForMerge(ComparatorKind::kDefault, a.view(), 0, b.view(), 0) < 0;
-  });
+  SortInMergeOrder(&cells);
   return cells;
 }
 
@@ -157,10 +165,7 @@ TEST(MergingIterator, FilesInBatchesForEveryInputCount) {
       readers.push_back(std::move(*r));
       for (const auto& c : cells) all.emplace_back(c, f);
     }
-    std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
-      return CompareForMerge(ComparatorKind::kDefault, a.first.view(), a.second, b.first.view(),
-                             b.second) < 0;
-    });
+    SortInMergeOrder(&all);
     auto m = NewMergingIterator(std::move(in));
     size_t i = 0;
     for (m->SeekToFirst(); m->Valid(); m->Next(), ++i) {
