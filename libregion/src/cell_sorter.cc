@@ -7,6 +7,8 @@
 #include <unistd.h>
 #include <lz4.h>
 
+#include <boost/sort/pdqsort/pdqsort.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "fs_util.h"
+#include "key_head.h"
 
 namespace hfile::region {
 
@@ -68,28 +71,7 @@ size_t RecordSize(const Cell& c) {
   return kRecordHeader + c.key.size() + c.value.size() + c.tags.size();
 }
 
-// Row bytes [from, from + 8) of a valid key, big-endian, zero-padded past the row's end: two
-// keys whose prefixes (from 0, then from 8) differ have different rows, in the prefixes' order
-// (the default comparator orders rows as unsigned bytes, a proper prefix first, and zero padding
-// keeps that). 0 for the other comparators (the meta one splits rows at commas, raw bytes has no
-// row), which then always compare in full.
-uint64_t RowPrefix(ComparatorKind kind, const Slice& key, size_t from) {
-  if (kind != ComparatorKind::kDefault || key.size() < 2) return 0;
-  const auto* k = reinterpret_cast<const unsigned char*>(key.data());
-  size_t row_len = std::min<size_t>((size_t{k[0]} << 8) | k[1], key.size() - 2);
-  if (from >= row_len) return 0;
-  // One load instead of a loop over eight bytes (5% of a bulk load's instructions).
-  unsigned char b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  std::memcpy(b, k + 2 + from, std::min<size_t>(8, row_len - from));
-  uint64_t v;
-  std::memcpy(&v, b, 8);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  v = __builtin_bswap64(v);
-#endif
-  return v;
-}
-
-// Runs of at least this many entries are sorted in two halves on two threads.
+// Spills of at least this many entries are written as two runs, one per thread.
 constexpr size_t kParallelSortEntries = size_t{1} << 14;
 
 // Key order, then newest-added first, so that the first of equal keys is the one kept.
@@ -98,6 +80,35 @@ int CompareEntries(ComparatorKind kind, const Slice& ka, uint64_t oa, const Slic
   int c = CompareKeys(kind, ka, kb);
   if (c != 0) return c;
   return oa > ob ? -1 : (oa < ob ? 1 : 0);
+}
+
+// An index entry of the sort: the record in the arena and its key's head (key_head.h). The
+// ordinal, needed only for equal keys, is read from the record.
+struct SortEntry {
+  const char* record;
+  KeyHead head;
+};
+
+// Entries whose heads do not decide: key order, then newest-added first. Out of line: it is
+// the rare case, and the common one stays small enough to inline into the sort.
+[[gnu::noinline]] bool TieLess(ComparatorKind kind, const SortEntry& a, const SortEntry& b) {
+  uint64_t oa, ob;
+  Cell ca = RecordCell(a.record, &oa), cb = RecordCell(b.record, &ob);
+  return CompareEntries(kind, ca.key, oa, cb.key, ob) < 0;
+}
+
+struct EntryLess {
+  ComparatorKind kind;
+  bool operator()(const SortEntry& a, const SortEntry& b) const {
+    int c = CompareHeads(a.head, b.head);
+    return c != 0 ? c < 0 : TieLess(kind, a, b);
+  }
+};
+
+// Equal keys have equal heads; only then are the records read.
+inline bool SameKey(ComparatorKind kind, const SortEntry& a, const SortEntry& b) {
+  return a.head == b.head && CompareKeys(kind, RecordCell(a.record, nullptr).key,
+                                         RecordCell(b.record, nullptr).key) == 0;
 }
 
 // Runs are sequences of LZ4 blocks: u32 raw length, u32 stored length (equal: stored raw, it
@@ -205,8 +216,8 @@ class RunReader {
   bool valid() const { return valid_; }
   const Cell& cell() const { return cell_; }
   uint64_t ordinal() const { return ordinal_; }
-  // RowPrefix of the current key from 0 and from 8 (compared before the keys themselves).
-  const uint64_t* prefix() const { return prefix_; }
+  // The current key's head (compared before the keys themselves).
+  const KeyHead& head() const { return head_; }
 
   Status Next() {
     pos_ += len_;
@@ -223,8 +234,7 @@ class RunReader {
     size_t total = kRecordHeader + size_t{h.key_len} + h.value_len + h.tags_len;
     if (end_ - pos_ < total) return Truncated();
     cell_ = RecordCell(raw_.data() + pos_, &ordinal_);
-    prefix_[0] = RowPrefix(kind_, cell_.key, 0);
-    prefix_[1] = RowPrefix(kind_, cell_.key, 8);
+    head_ = HeadOf(kind_, cell_.key);
     len_ = total;
     valid_ = true;
     return Status::OK();
@@ -283,14 +293,14 @@ class RunReader {
   size_t pos_ = 0;          // the current record's offset in raw_
   size_t len_ = 0;          // its length, 0 before the first and at the end
   Cell cell_;
-  uint64_t prefix_[2] = {0, 0};
+  KeyHead head_;
   uint64_t ordinal_ = 0;
   bool valid_ = false;
 };
 
 // A k-way merge of run readers in entry order, keeping the first (newest-added) of equal keys.
 // A binary heap whose top is replaced and sifted down once per cell; comparisons first look at
-// the readers' cached row prefixes (most end there), only then decode and compare the keys.
+// the readers' cached key heads (most end there), only then decode and compare the keys.
 class RunMerger {
  public:
   RunMerger(ComparatorKind kind, uint64_t* dropped) : kind_(kind), dropped_(dropped) {}
@@ -313,11 +323,9 @@ class RunMerger {
   Status Next() {
     const RunReader* top = heap_.front();
     last_key_.assign(top->cell().key.data(), top->cell().key.size());
-    last_prefix_[0] = top->prefix()[0];
-    last_prefix_[1] = top->prefix()[1];
+    last_head_ = top->head();
     HFILE_RETURN_IF_ERROR(AdvanceTop());
-    while (!heap_.empty() && heap_.front()->prefix()[0] == last_prefix_[0] &&
-           heap_.front()->prefix()[1] == last_prefix_[1] &&
+    while (!heap_.empty() && heap_.front()->head() == last_head_ &&
            CompareKeys(kind_, cell().key, Slice(last_key_)) == 0) {
       ++*dropped_;
       HFILE_RETURN_IF_ERROR(AdvanceTop());
@@ -329,10 +337,8 @@ class RunMerger {
   struct Greater {
     ComparatorKind kind;
     bool operator()(const RunReader* a, const RunReader* b) const {
-      const uint64_t* pa = a->prefix();
-      const uint64_t* pb = b->prefix();
-      if (pa[0] != pb[0]) return pa[0] > pb[0];
-      if (pa[1] != pb[1]) return pa[1] > pb[1];
+      int c = CompareHeads(a->head(), b->head());
+      if (c != 0) return c > 0;
       return CompareEntries(kind, a->cell().key, a->ordinal(), b->cell().key, b->ordinal()) > 0;
     }
   };
@@ -370,7 +376,7 @@ class RunMerger {
   std::vector<std::unique_ptr<RunReader>> readers_;
   std::vector<RunReader*> heap_;
   std::string last_key_;
-  uint64_t last_prefix_[2] = {0, 0};
+  KeyHead last_head_;
 };
 
 // A killed sorter cannot remove its private dir; the next Open in the same temp dir removes
@@ -404,13 +410,7 @@ uint64_t RemoveDeadSortDirs(const std::string& temp_dir) {
 }  // namespace
 
 struct CellSorter::Impl {
-  struct Entry {
-    const char* record;
-    uint64_t ordinal;
-    // RowPrefix of the record's key: most comparisons of the sort end on it, without decoding
-    // the records (the decode and the full key comparison took ~45% of a bulk load's CPU).
-    uint64_t prefix[2];
-  };
+  using Entry = SortEntry;
 
   // A chunk being spilled on a background thread while Add fills the next one: parsing and
   // sorting of the next chunk overlap the sort and write of the previous (both cores).
@@ -421,6 +421,7 @@ struct CellSorter::Impl {
     std::thread thread;
     Status status;
     uint64_t bytes = 0, dropped = 0;
+    size_t runs = 0;  // runs it writes
     bool active = false;
   };
 
@@ -502,31 +503,13 @@ struct CellSorter::Impl {
     return p;
   }
 
-  static bool EntryLess(ComparatorKind kind, const Entry& a, const Entry& b) {
-    if (a.prefix[0] != b.prefix[0]) return a.prefix[0] < b.prefix[0];
-    if (a.prefix[1] != b.prefix[1]) return a.prefix[1] < b.prefix[1];
-    uint64_t oa, ob;
-    Cell ca = RecordCell(a.record, &oa), cb = RecordCell(b.record, &ob);
-    return CompareEntries(kind, ca.key, oa, cb.key, ob) < 0;
-  }
-
-  static bool SameKey(ComparatorKind kind, const Entry& a, const Entry& b) {
-    return a.prefix[0] == b.prefix[0] && a.prefix[1] == b.prefix[1] &&
-           CompareKeys(kind, RecordCell(a.record, nullptr).key,
-                       RecordCell(b.record, nullptr).key) == 0;
-  }
-
   void SortEntries() {
-    ComparatorKind kind = o.kind;
-    std::sort(entries.begin(), entries.end(),
-              [kind](const Entry& a, const Entry& b) { return EntryLess(kind, a, b); });
+    boost::sort::pdqsort_branchless(entries.begin(), entries.end(), EntryLess{o.kind});
     // Keep the first (newest-added) of each key.
     size_t out = 0;
     for (size_t i = 0; i < entries.size(); ++i) {
       if (out > 0) {
-        Cell prev = RecordCell(entries[out - 1].record, nullptr);
-        Cell cur = RecordCell(entries[i].record, nullptr);
-        if (CompareKeys(kind, prev.key, cur.key) == 0) {
+        if (SameKey(o.kind, entries[out - 1], entries[i])) {
           ++stats.duplicates_dropped;
           continue;
         }
@@ -536,39 +519,16 @@ struct CellSorter::Impl {
     entries.resize(out);
   }
 
-  // Sorts `entries` and writes them as the run `path`, keeping the first (newest-added) of
-  // equal keys. The sort uses a second thread when `parallel`: the first half of the entries
-  // sorts there while this one sorts the rest, and the run is written as the merge of the two
-  // halves, so it needs no memory beyond the index. Touches nothing of the sorter's state.
-  static Status WriteRun(ComparatorKind kind, std::vector<Entry>* entries_p,
-                         const std::string& path, bool parallel, uint64_t* bytes,
-                         uint64_t* dropped) {
-    std::vector<Entry>& entries = *entries_p;
-    auto less = [kind](const Entry& a, const Entry& b) { return EntryLess(kind, a, b); };
-    const size_t n = entries.size();
-    size_t half = parallel && n >= kParallelSortEntries ? n / 2 : n;
-    std::thread helper;
-    if (half < n) {
-      try {
-        helper = std::thread([&entries, half, less] {
-          std::sort(entries.begin(), entries.begin() + static_cast<long>(half), less);
-        });
-      } catch (const std::system_error&) {
-        half = n;  // no thread to be had: one sort on this one
-      }
-    }
-    if (half < n) {
-      std::sort(entries.begin() + static_cast<long>(half), entries.end(), less);
-      helper.join();
-    } else {
-      std::sort(entries.begin(), entries.end(), less);
-    }
+  // Sorts [begin, end) and writes it as the run `path`, keeping the first (newest-added) of
+  // equal keys. Touches nothing of the sorter's state.
+  static Status WriteRun(ComparatorKind kind, Entry* begin, Entry* end, const std::string& path,
+                         uint64_t* bytes, uint64_t* dropped) {
+    // Branchless partitioning: most comparisons end on the heads, whose outcome is random.
+    boost::sort::pdqsort_branchless(begin, end, EntryLess{kind});
     RunWriter w;
     Status s = w.Open(path);
     const Entry* last = nullptr;
-    for (size_t i = 0, j = half; s.ok() && (i < half || j < n);) {
-      const Entry* e =
-          (j == n || (i < half && !less(entries[j], entries[i]))) ? &entries[i++] : &entries[j++];
+    for (const Entry* e = begin; s.ok() && e != end; ++e) {
       if (last != nullptr && SameKey(kind, *last, *e)) {
         ++*dropped;
         continue;
@@ -583,17 +543,58 @@ struct CellSorter::Impl {
     return s;
   }
 
+  // The paths of the runs a spill of `n` entries writes, added to `runs`: two when it is large
+  // enough for two threads, one otherwise.
+  std::vector<std::string> NewRuns(size_t n) {
+    std::vector<std::string> paths(n >= kParallelSortEntries ? 2 : 1);
+    for (auto& p : paths) {
+      p = NewRunPath();
+      runs.push_back(p);
+    }
+    return paths;
+  }
+
+  // Sorts `entries` and writes them as the runs `paths` (NewRuns): with two, each half is
+  // sorted and written by its own thread, so that the whole spill runs on both cores (merging
+  // the two halves into one run was a serial third of it); the final merge takes both.
+  static Status WriteRuns(ComparatorKind kind, std::vector<Entry>* entries,
+                          const std::vector<std::string>& paths, uint64_t* bytes,
+                          uint64_t* dropped) {
+    Entry* begin = entries->data();
+    Entry* end = begin + entries->size();
+    if (paths.size() == 1) return WriteRun(kind, begin, end, paths[0], bytes, dropped);
+    Entry* mid = begin + entries->size() / 2;
+    Status first;
+    uint64_t first_bytes = 0, first_dropped = 0;
+    std::thread helper;
+    try {
+      helper = std::thread([&] {
+        first = WriteRun(kind, begin, mid, paths[0], &first_bytes, &first_dropped);
+      });
+    } catch (const std::system_error&) {
+      first = WriteRun(kind, begin, mid, paths[0], &first_bytes, &first_dropped);
+    }
+    Status second = WriteRun(kind, mid, end, paths[1], bytes, dropped);
+    if (helper.joinable()) helper.join();
+    *bytes += first_bytes;
+    *dropped += first_dropped;
+    return first.ok() ? second : first;
+  }
+
   // Waits for the chunk in flight, if any, and frees its memory.
   Status WaitInflight() {
     if (!inflight.active) return Status::OK();
     inflight.thread.join();
+    return CollectInflight();
+  }
+  // Takes the finished chunk's figures and status, and frees its memory.
+  Status CollectInflight() {
     Status s = inflight.status;
     stats.spilled_bytes += inflight.bytes;
     stats.duplicates_dropped += inflight.dropped;
+    stats.runs_spilled += inflight.runs;
     inflight = Inflight();
-    if (!s.ok()) return Fail(s);
-    ++stats.runs_spilled;
-    return Status::OK();
+    return s.ok() ? s : Fail(s);
   }
 
   // The filled chunk goes to a background thread to be sorted and spilled (after the previous
@@ -606,8 +607,8 @@ struct CellSorter::Impl {
       return Status::OK();
     }
     HFILE_RETURN_IF_ERROR(WaitInflight());
-    std::string path = NewRunPath();
-    runs.push_back(path);
+    std::vector<std::string> paths = NewRuns(entries.size());
+    inflight.runs = paths.size();
     inflight.blocks = std::move(blocks);
     inflight.arena_bytes = arena_bytes;
     inflight.entries = std::move(entries);
@@ -618,38 +619,30 @@ struct CellSorter::Impl {
     try {
       Inflight* f = &inflight;
       ComparatorKind kind = o.kind;
-      inflight.thread = std::thread([f, kind, path] {
-        f->status = WriteRun(kind, &f->entries, path, /*parallel=*/true, &f->bytes, &f->dropped);
+      inflight.thread = std::thread([f, kind, paths] {
+        f->status = WriteRuns(kind, &f->entries, paths, &f->bytes, &f->dropped);
       });
     } catch (const std::system_error&) {
-      inflight.status = WriteRun(o.kind, &inflight.entries, path, true, &inflight.bytes,
-                                 &inflight.dropped);
+      inflight.status =
+          WriteRuns(o.kind, &inflight.entries, paths, &inflight.bytes, &inflight.dropped);
     }
     return WaitInflightIfNoThread();
   }
   Status WaitInflightIfNoThread() {
-    if (inflight.active && !inflight.thread.joinable()) {
-      Status s = inflight.status;
-      stats.spilled_bytes += inflight.bytes;
-      stats.duplicates_dropped += inflight.dropped;
-      inflight = Inflight();
-      if (!s.ok()) return Fail(s);
-      ++stats.runs_spilled;
-    }
+    if (inflight.active && !inflight.thread.joinable()) return CollectInflight();
     return Status::OK();
   }
 
-  // The in-memory cells as one run, here and now (both cores sort); the arena is then empty.
+  // The in-memory cells as runs, here and now (on both cores); the arena is then empty.
   Status SpillMemory() {
     HFILE_RETURN_IF_ERROR(WaitInflight());
-    std::string path = NewRunPath();
-    runs.push_back(path);
+    std::vector<std::string> paths = NewRuns(entries.size());
     uint64_t bytes = 0, dropped = 0;
-    Status s = WriteRun(o.kind, &entries, path, true, &bytes, &dropped);
+    Status s = WriteRuns(o.kind, &entries, paths, &bytes, &dropped);
     stats.spilled_bytes += bytes;
     stats.duplicates_dropped += dropped;
     if (!s.ok()) return Fail(s);
-    ++stats.runs_spilled;
+    stats.runs_spilled += paths.size();
     entries = std::vector<Entry>();
     ReleaseArena();
     return Status::OK();
@@ -820,13 +813,12 @@ Status CellSorter::Add(const Cell& cell) {
   HFILE_ASSIGN_OR_RETURN(char* p, m.Allocate(RecordSize(cell)));
   EncodeHeader(p, Header{static_cast<uint32_t>(cell.key.size()),
                          static_cast<uint32_t>(cell.value.size()),
-                         static_cast<uint32_t>(cell.tags.size()), cell.sequence_id, m.ordinal});
+                         static_cast<uint32_t>(cell.tags.size()), cell.sequence_id, m.ordinal++});
   char* b = p + kRecordHeader;
   std::memcpy(b, cell.key.data(), cell.key.size());
   std::memcpy(b + cell.key.size(), cell.value.data(), cell.value.size());
   std::memcpy(b + cell.key.size() + cell.value.size(), cell.tags.data(), cell.tags.size());
-  m.entries.push_back(Impl::Entry{p, m.ordinal++, {RowPrefix(m.o.kind, cell.key, 0),
-                                                   RowPrefix(m.o.kind, cell.key, 8)}});
+  m.entries.push_back(Impl::Entry{p, HeadOf(m.o.kind, cell.key)});
   ++m.stats.cells_added;
   m.NotePeak();
   return Status::OK();
