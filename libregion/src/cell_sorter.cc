@@ -26,8 +26,8 @@ namespace hfile::region {
 
 namespace {
 
-// A record, in the arena and in a run: key, value and tag lengths (u32), sequence id and
-// ordinal (u64), native byte order (runs never leave this process), then the bytes.
+// A record in the arena: key, value and tag lengths (u32), sequence id and ordinal (u64),
+// native byte order, then the bytes. (Runs hold them more compactly: RunWriter.)
 constexpr size_t kRecordHeader = 4 + 4 + 4 + 8 + 8;
 
 // Runs are written in blocks of kRunBlock raw bytes, so that each reader of the merge needs
@@ -117,6 +117,56 @@ inline bool SameKey(ComparatorKind kind, const SortEntry& a, const SortEntry& b)
 // bulk load; LZ4 a few, at a somewhat lower ratio (temp space is the input's size at most).
 constexpr size_t kBlockHeader = 8;
 
+// A record in a run block, LevelDB style: varints of the key bytes shared with the previous
+// record's key in the block, the key's other bytes, the value and tag lengths, the sequence id
+// and the ordinal; then the key's unshared bytes, the value and the tags. Sorted neighbours
+// share most of their keys: with the arena's fixed header the LZ4 input was half again as large
+// (and LZ4 the largest cost of a spill).
+constexpr size_t kMaxVarints = 6 * 10;
+
+inline char* PutVarint(char* p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<char>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+// nullptr when the varint runs past `limit` or over 64 bits.
+inline const char* GetVarint(const char* p, const char* limit, uint64_t* v) {
+  uint64_t r = 0;
+  for (int shift = 0; shift <= 63 && p < limit; shift += 7) {
+    const uint64_t b = static_cast<unsigned char>(*p++);
+    r |= (b & 0x7f) << shift;
+    if (b < 0x80) {
+      *v = r;
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+// The length of the common prefix of a[0, n) and b, eight bytes at a time.
+inline size_t SharedPrefix(const char* a, size_t n, const Slice& b) {
+  n = std::min(n, b.size());
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;
+#else
+      return i + static_cast<size_t>(__builtin_clzll(x ^ y)) / 8;
+#endif
+    }
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
 // One spilled run being written: records gathered into a block, compressed and written with
 // one write per block.
 class RunWriter {
@@ -133,24 +183,33 @@ class RunWriter {
     return Status::OK();
   }
   Status Append(const Cell& c, uint64_t ordinal) {
-    const size_t n = kRecordHeader + c.key.size() + c.value.size() + c.tags.size();
-    if (used_ + n > kRunBlock && used_ > 0) HFILE_RETURN_IF_ERROR(Flush());
-    if (used_ + n > pending_cap_) {  // only for a record larger than a block
-      std::unique_ptr<char[]> bigger(new char[used_ + n]);
+    const size_t max = kMaxVarints + c.key.size() + c.value.size() + c.tags.size();
+    if (used_ + max > kRunBlock && used_ > 0) HFILE_RETURN_IF_ERROR(Flush());
+    if (used_ + max > pending_cap_) {  // only for a record larger than a block
+      std::unique_ptr<char[]> bigger(new char[used_ + max]);
       std::memcpy(bigger.get(), pending_.get(), used_);
       pending_ = std::move(bigger);
-      pending_cap_ = used_ + n;
+      pending_cap_ = used_ + max;
     }
+    // A block starts with a whole key.
+    const size_t shared = used_ > 0 ? SharedPrefix(last_key_.data(), last_len_, c.key) : 0;
     char* p = pending_.get() + used_;
-    used_ += n;
-    EncodeHeader(p, Header{static_cast<uint32_t>(c.key.size()),
-                           static_cast<uint32_t>(c.value.size()),
-                           static_cast<uint32_t>(c.tags.size()), c.sequence_id, ordinal});
-    p += kRecordHeader;
-    std::memcpy(p, c.key.data(), c.key.size());
-    std::memcpy(p + c.key.size(), c.value.data(), c.value.size());
-    if (!c.tags.empty())
-      std::memcpy(p + c.key.size() + c.value.size(), c.tags.data(), c.tags.size());
+    p = PutVarint(p, shared);
+    p = PutVarint(p, c.key.size() - shared);
+    p = PutVarint(p, c.value.size());
+    p = PutVarint(p, c.tags.size());
+    p = PutVarint(p, c.sequence_id);
+    p = PutVarint(p, ordinal);
+    std::memcpy(p, c.key.data() + shared, c.key.size() - shared);
+    p += c.key.size() - shared;
+    std::memcpy(p, c.value.data(), c.value.size());
+    p += c.value.size();
+    if (!c.tags.empty()) std::memcpy(p, c.tags.data(), c.tags.size());
+    p += c.tags.size();
+    used_ = static_cast<size_t>(p - pending_.get());
+    if (last_key_.size() < c.key.size()) last_key_.resize(c.key.size() * 2);
+    std::memcpy(last_key_.data(), c.key.data(), c.key.size());
+    last_len_ = c.key.size();
     return Status::OK();
   }
   Status Close() {
@@ -196,6 +255,8 @@ class RunWriter {
   std::unique_ptr<char[]> pending_;  // the block being filled: kRunBlock, or one larger record
   size_t pending_cap_ = 0;
   size_t used_ = 0;
+  std::vector<char> last_key_;  // the previous record's key: its first last_len_ bytes
+  size_t last_len_ = 0;
   std::vector<char> out_;      // block header and compressed bytes
   uint64_t bytes_ = 0;
 };
@@ -220,22 +281,36 @@ class RunReader {
   const KeyHead& head() const { return head_; }
 
   Status Next() {
-    pos_ += len_;
-    len_ = 0;
     if (pos_ == end_) {
       HFILE_RETURN_IF_ERROR(LoadBlock());
       if (end_ == 0) {
         valid_ = false;
         return Status::OK();
       }
+      key_len_ = 0;  // a block starts with a whole key
     }
-    if (end_ - pos_ < kRecordHeader) return Truncated();
-    Header h = DecodeHeader(raw_.data() + pos_);
-    size_t total = kRecordHeader + size_t{h.key_len} + h.value_len + h.tags_len;
-    if (end_ - pos_ < total) return Truncated();
-    cell_ = RecordCell(raw_.data() + pos_, &ordinal_);
+    const char* p = raw_.data() + pos_;
+    const char* limit = raw_.data() + end_;
+    uint64_t shared, unshared, value_len, tags_len, sequence_id;
+    if ((p = GetVarint(p, limit, &shared)) == nullptr ||
+        (p = GetVarint(p, limit, &unshared)) == nullptr ||
+        (p = GetVarint(p, limit, &value_len)) == nullptr ||
+        (p = GetVarint(p, limit, &tags_len)) == nullptr ||
+        (p = GetVarint(p, limit, &sequence_id)) == nullptr ||
+        (p = GetVarint(p, limit, &ordinal_)) == nullptr || shared > key_len_ ||
+        unshared > static_cast<uint64_t>(limit - p) ||
+        value_len > static_cast<uint64_t>(limit - p) - unshared ||
+        tags_len > static_cast<uint64_t>(limit - p) - unshared - value_len) {
+      return Truncated();
+    }
+    if (key_.size() < shared + unshared) key_.resize((shared + unshared) * 2);
+    std::memcpy(key_.data() + shared, p, unshared);
+    key_len_ = shared + unshared;
+    p += unshared;
+    cell_ = Cell{Slice(key_.data(), key_len_), Slice(p, value_len), Slice(p + value_len, tags_len),
+                 sequence_id};
+    pos_ = static_cast<size_t>(p + value_len + tags_len - raw_.data());
     head_ = HeadOf(kind_, cell_.key);
-    len_ = total;
     valid_ = true;
     return Status::OK();
   }
@@ -290,8 +365,9 @@ class RunReader {
   std::vector<char> raw_;   // the current block, decompressed
   std::vector<char> comp_;  // its stored bytes
   size_t end_ = 0;          // raw bytes in raw_
-  size_t pos_ = 0;          // the current record's offset in raw_
-  size_t len_ = 0;          // its length, 0 before the first and at the end
+  size_t pos_ = 0;          // the next record's offset in raw_
+  std::vector<char> key_;   // the current record's key: its first key_len_ bytes
+  size_t key_len_ = 0;
   Cell cell_;
   KeyHead head_;
   uint64_t ordinal_ = 0;
