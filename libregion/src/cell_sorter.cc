@@ -17,6 +17,7 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fs_util.h"
@@ -277,6 +278,13 @@ class RunReader {
     if (fd_ < 0) return ErrnoStatus("cannot open sort run", path);
     return Next();
   }
+  // Reads sorted entries still in the arena instead of a run file (the last chunk, which the
+  // merge takes without spilling it).
+  Status OpenMemory(const SortEntry* begin, const SortEntry* end) {
+    mem_ = begin;
+    mem_end_ = end;
+    return Next();
+  }
   bool valid() const { return valid_; }
   const Cell& cell() const { return cell_; }
   uint64_t ordinal() const { return ordinal_; }
@@ -284,6 +292,15 @@ class RunReader {
   const KeyHead& head() const { return head_; }
 
   Status Next() {
+    if (mem_ != nullptr) {
+      valid_ = mem_ != mem_end_;
+      if (valid_) {
+        cell_ = RecordCell(mem_->record, &ordinal_);
+        head_ = mem_->head;
+        ++mem_;
+      }
+      return Status::OK();
+    }
     if (pos_ == end_) {
       HFILE_RETURN_IF_ERROR(LoadBlock());
       if (end_ == 0) {
@@ -365,6 +382,8 @@ class RunReader {
   ComparatorKind kind_;
   std::string path_;
   int fd_ = -1;
+  const SortEntry* mem_ = nullptr;  // OpenMemory: the next entry, and the end
+  const SortEntry* mem_end_ = nullptr;
   std::vector<char> raw_;   // the current block, decompressed
   std::vector<char> comp_;  // its stored bytes
   size_t end_ = 0;          // raw bytes in raw_
@@ -384,11 +403,18 @@ class RunMerger {
  public:
   RunMerger(ComparatorKind kind, uint64_t* dropped) : kind_(kind), dropped_(dropped) {}
 
-  Status Open(const std::vector<std::string>& runs) {
-    readers_.reserve(runs.size());
+  // Merges the runs at `runs` and the sorted entry ranges `memory`.
+  Status Open(const std::vector<std::string>& runs,
+              const std::vector<std::pair<const SortEntry*, const SortEntry*>>& memory = {}) {
+    readers_.reserve(runs.size() + memory.size());
     for (const auto& path : runs) {
       readers_.push_back(std::make_unique<RunReader>(kind_));
       HFILE_RETURN_IF_ERROR(readers_.back()->Open(path));
+      if (readers_.back()->valid()) heap_.push_back(readers_.back().get());
+    }
+    for (const auto& [begin, end] : memory) {
+      readers_.push_back(std::make_unique<RunReader>(kind_));
+      HFILE_RETURN_IF_ERROR(readers_.back()->OpenMemory(begin, end));
       if (readers_.back()->valid()) heap_.push_back(readers_.back().get());
     }
     std::make_heap(heap_.begin(), heap_.end(), Greater{kind_});
@@ -639,6 +665,22 @@ struct CellSorter::Impl {
     return paths;
   }
 
+  // Runs `first` on a helper thread (here when none can be had) and `second` on this one;
+  // returns the first failure.
+  template <typename F1, typename F2>
+  static Status OnTwoThreads(F1 first, F2 second) {
+    Status a;
+    std::thread helper;
+    try {
+      helper = std::thread([&] { a = first(); });
+    } catch (const std::system_error&) {
+      a = first();
+    }
+    Status b = second();
+    if (helper.joinable()) helper.join();
+    return a.ok() ? b : a;
+  }
+
   // Sorts `entries` and writes them as the runs `paths` (NewRuns): with two, each half is
   // sorted and written by its own thread, so that the whole spill runs on both cores (merging
   // the two halves into one run was a serial third of it); the final merge takes both.
@@ -649,21 +691,42 @@ struct CellSorter::Impl {
     Entry* end = begin + entries->size();
     if (paths.size() == 1) return WriteRun(kind, begin, end, paths[0], bytes, dropped);
     Entry* mid = begin + entries->size() / 2;
-    Status first;
     uint64_t first_bytes = 0, first_dropped = 0;
-    std::thread helper;
-    try {
-      helper = std::thread([&] {
-        first = WriteRun(kind, begin, mid, paths[0], &first_bytes, &first_dropped);
-      });
-    } catch (const std::system_error&) {
-      first = WriteRun(kind, begin, mid, paths[0], &first_bytes, &first_dropped);
-    }
-    Status second = WriteRun(kind, mid, end, paths[1], bytes, dropped);
-    if (helper.joinable()) helper.join();
+    Status s = OnTwoThreads(
+        [&] { return WriteRun(kind, begin, mid, paths[0], &first_bytes, &first_dropped); },
+        [&] { return WriteRun(kind, mid, end, paths[1], bytes, dropped); });
     *bytes += first_bytes;
     *dropped += first_dropped;
-    return first.ok() ? second : first;
+    return s;
+  }
+
+  // At Finish, with runs spilled: the entries in memory sorted as sources of the final merge
+  // (two halves, on two threads, when large), instead of spilled and read back. Only when the
+  // budget left beside them holds a reader for every run; empty otherwise.
+  std::vector<std::pair<const Entry*, const Entry*>> KeepInMemory() {
+    if (entries.empty()) return {};
+    const size_t sources = entries.size() >= kParallelSortEntries ? 2 : 1;
+    const size_t left = o.memory_bytes > ChunkAccounted() ? o.memory_bytes - ChunkAccounted() : 0;
+    if (runs.size() + sources > left / kReaderBytes) return {};
+    Entry* begin = entries.data();
+    Entry* end = begin + entries.size();
+    Entry* mid = sources == 2 ? begin + entries.size() / 2 : end;
+    const EntryLess less{o.kind};
+    if (sources == 1) {
+      boost::sort::pdqsort_branchless(begin, end, less);
+      return {{begin, end}};
+    }
+    Status sorted = OnTwoThreads(
+        [&] {
+          boost::sort::pdqsort_branchless(begin, mid, less);
+          return Status::OK();
+        },
+        [&] {
+          boost::sort::pdqsort_branchless(mid, end, less);
+          return Status::OK();
+        });
+    (void)sorted;  // sorting cannot fail
+    return {{begin, mid}, {mid, end}};
   }
 
   // Waits for the chunk in flight, if any, and frees its memory.
@@ -813,7 +876,10 @@ class MergeIterator : public SortedIterator {
  public:
   explicit MergeIterator(CellSorter::Impl* impl)
       : SortedIterator(impl), merger_(impl->o.kind, &impl->stats.duplicates_dropped) {}
-  Status Open(const std::vector<std::string>& runs) { return merger_.Open(runs); }
+  Status Open(const std::vector<std::string>& runs,
+              const std::vector<std::pair<const SortEntry*, const SortEntry*>>& memory) {
+    return merger_.Open(runs, memory);
+  }
   const Cell& cell() const override { return merger_.cell(); }
 
  protected:
@@ -921,15 +987,20 @@ Result<std::unique_ptr<CellIterator>> CellSorter::Finish() {
     it->Load();
     return std::unique_ptr<CellIterator>(std::move(it));
   }
-  if (!m.entries.empty()) HFILE_RETURN_IF_ERROR(m.SpillMemory());
-  m.entries = std::vector<Impl::Entry>();
-  m.ReleaseArena();
-  // As many readers as the budget holds, at least two; extra passes until the rest fit.
-  size_t fan_in = std::max<size_t>(2, m.o.memory_bytes / kReaderBytes);
-  while (m.runs.size() > fan_in) HFILE_RETURN_IF_ERROR(m.MergeRuns(fan_in));
+  // The last chunk stays in memory as merge sources when the budget allows one final pass;
+  // otherwise it is spilled too.
+  auto memory = m.KeepInMemory();
+  if (memory.empty()) {
+    if (!m.entries.empty()) HFILE_RETURN_IF_ERROR(m.SpillMemory());
+    m.entries = std::vector<Impl::Entry>();
+    m.ReleaseArena();
+    // As many readers as the budget holds, at least two; extra passes until the rest fit.
+    size_t fan_in = std::max<size_t>(2, m.o.memory_bytes / kReaderBytes);
+    while (m.runs.size() > fan_in) HFILE_RETURN_IF_ERROR(m.MergeRuns(fan_in));
+  }
   auto it = std::make_unique<MergeIterator>(&m);
   std::vector<std::string> runs(m.runs.begin(), m.runs.end());
-  Status s = it->Open(runs);
+  Status s = it->Open(runs, memory);
   if (!s.ok()) return m.Fail(s);
   return std::unique_ptr<CellIterator>(std::move(it));
 }
