@@ -15,13 +15,15 @@
 // not depend on how the input happened to be split into runs.
 //
 // Memory: cells are copied into an arena of fixed-size blocks (no heap allocation per cell);
-// when arena plus index would pass memory_bytes, they are sorted and spilled as one run, an
-// LZ4-compressed file in a private directory under temp_dir. After that first spill the budget
-// is two chunks of half: one is sorted and spilled on a background thread while Add fills the
-// other (so parsing and sorting overlap on two cores). Finish merges the runs k-way,
-// with as many runs per pass as the budget has room for read buffers (more passes otherwise),
-// so memory stays within the budget whatever the input size; only a single cell larger than
-// the budget exceeds it (it is held alone). Without a spill nothing touches the disk.
+// when arena plus index would pass memory_bytes, they are sorted and spilled as runs, LZ4-
+// compressed files in a private directory under temp_dir (a large spill as two runs, its halves
+// sorted and written on two threads). After that first spill the budget is two chunks of half:
+// one is sorted and spilled in the background while Add fills the other (so parsing and sorting
+// overlap on two cores). Finish merges the runs k-way, with as many runs per pass as the budget
+// has room for read buffers (more passes otherwise), and the last chunk straight from memory
+// when the budget beside it holds a reader per run (spilled too otherwise), so memory stays
+// within the budget whatever the input size; only a single cell larger than the budget exceeds
+// it (it is held alone). Without a spill nothing touches the disk.
 // Temp space: the runs (compressed), plus during an extra pass the run it writes. The private
 // directory and every run are removed on any error and when the sorter is destroyed; those of
 // a killed process are removed by the next Open in the same temp dir.
