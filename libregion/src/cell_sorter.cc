@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -35,6 +36,17 @@ constexpr size_t kRecordHeader = 4 + 4 + 4 + 8 + 8;
 // about kReaderBytes: the block and its compressed bytes.
 constexpr size_t kRunBlock = size_t{64} << 10;
 constexpr size_t kReaderBytes = size_t{160} << 10;
+
+// Runs one merge pass may open: the open-file limit, less what the rest of the process (the
+// writers, the inputs, libraries) may hold. A 10 GiB load spills over a thousand runs, more than
+// a default soft limit of 1024 descriptors.
+size_t MaxOpenRuns() {
+  constexpr size_t kReservedFds = 128;
+  struct rlimit rl;
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
+  const size_t limit = static_cast<size_t>(rl.rlim_cur);
+  return limit > kReservedFds + 2 ? limit - kReservedFds : 2;
+}
 
 struct Header {
   uint32_t key_len, value_len, tags_len;
@@ -707,7 +719,7 @@ struct CellSorter::Impl {
     if (entries.empty()) return {};
     const size_t sources = entries.size() >= kParallelSortEntries ? 2 : 1;
     const size_t left = o.memory_bytes > ChunkAccounted() ? o.memory_bytes - ChunkAccounted() : 0;
-    if (runs.size() + sources > left / kReaderBytes) return {};
+    if (runs.size() + sources > std::min(left / kReaderBytes, MaxOpenRuns())) return {};
     Entry* begin = entries.data();
     Entry* end = begin + entries.size();
     Entry* mid = sources == 2 ? begin + entries.size() / 2 : end;
@@ -994,8 +1006,9 @@ Result<std::unique_ptr<CellIterator>> CellSorter::Finish() {
     if (!m.entries.empty()) HFILE_RETURN_IF_ERROR(m.SpillMemory());
     m.entries = std::vector<Impl::Entry>();
     m.ReleaseArena();
-    // As many readers as the budget holds, at least two; extra passes until the rest fit.
-    size_t fan_in = std::max<size_t>(2, m.o.memory_bytes / kReaderBytes);
+    // As many readers as the budget and the open-file limit hold, at least two; extra passes
+    // until the rest fit.
+    size_t fan_in = std::max<size_t>(2, std::min(m.o.memory_bytes / kReaderBytes, MaxOpenRuns()));
     while (m.runs.size() > fan_in) HFILE_RETURN_IF_ERROR(m.MergeRuns(fan_in));
   }
   auto it = std::make_unique<MergeIterator>(&m);

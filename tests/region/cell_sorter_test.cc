@@ -150,6 +150,28 @@ TEST(CellSorter, BudgetForcesManyRunsAndPasses) {
   EXPECT_TRUE(fs::is_empty(dir));
 }
 
+// The open-file limit bounds a merge pass as the memory budget does: with room in the budget
+// for every run's reader but descriptors for only 12 of them (the sorter leaves 128 for the
+// rest of the process), extra passes merge the runs down first instead of failing with EMFILE.
+TEST(CellSorter, OpenFileLimitForcesMergePasses) {
+  std::string dir = NewTempDir("cell_sorter_nofile");
+  auto added = RandomCells(250000, 9, 60);
+  struct rlimit old;
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &old), 0);
+  struct rlimit lim = old;
+  lim.rlim_cur = 140;
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &lim), 0);
+  auto s = OpenSorter(size_t{4} << 20, dir);  // readers for 25 runs
+  ASSERT_TRUE(s);
+  for (const auto& a : added) ASSERT_TRUE(s->Add(a.cell.view()).ok());
+  auto it = s->Finish();
+  setrlimit(RLIMIT_NOFILE, &old);
+  ASSERT_TRUE(it.ok()) << it.status().ToString();
+  ExpectSame(Drain(it->get()), Reference(added));
+  EXPECT_GT(s->stats().merge_passes, 0u);
+  EXPECT_LT(s->stats().runs_spilled - s->stats().merge_passes, 25u);  // memory alone: one pass
+}
+
 TEST(CellSorter, LastAddedWinsAcrossRuns) {
   std::string dir = NewTempDir("cell_sorter_dup");
   auto s = OpenSorter(kMinSorterMemory, dir);
