@@ -27,6 +27,7 @@
 #include "region/store_file_sequence.h"
 #include "region/store_writer.h"
 #include "region/target.h"
+#include "region/tool_threads.h"
 #include "region/vector_iterator.h"
 
 namespace hfile::region {
@@ -695,6 +696,7 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
   so.memory_bytes = std::max(o.memory_bytes, kMinSorterMemory);
   so.temp_dir = plan.temp_dir;
   so.estimated_spill_bytes = plan.estimated_spill_bytes;
+  so.threads = ToolThreads();
   HFILE_ASSIGN_OR_RETURN(auto sorter, CellSorter::Open(so));
 
   std::set<std::string, std::less<>> families;
@@ -808,7 +810,9 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
     wo.cancel = o.cancel;
     family_options.push_back(std::move(wo));
   }
-  const size_t threads = static_cast<size_t>(std::max(1, o.writer_threads));
+  // One thread for the tool (`hfile task --threads 1`): the ranges one after another, here.
+  const size_t threads =
+      static_cast<size_t>(std::max(1, std::min(o.writer_threads, ToolThreads())));
   // Each finished range's outputs by family, in range order.
   std::vector<std::pair<size_t, std::vector<std::vector<StoreOutput>>>> finished;
   std::unique_ptr<RangeWriter> inline_range;           // threads == 1

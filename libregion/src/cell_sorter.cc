@@ -667,9 +667,9 @@ struct CellSorter::Impl {
   }
 
   // The paths of the runs a spill of `n` entries writes, added to `runs`: two when it is large
-  // enough for two threads, one otherwise.
+  // enough for two threads and they are allowed, one otherwise.
   std::vector<std::string> NewRuns(size_t n) {
-    std::vector<std::string> paths(n >= kParallelSortEntries ? 2 : 1);
+    std::vector<std::string> paths(n >= kParallelSortEntries && o.threads > 1 ? 2 : 1);
     for (auto& p : paths) {
       p = NewRunPath();
       runs.push_back(p);
@@ -717,7 +717,7 @@ struct CellSorter::Impl {
   // budget left beside them holds a reader for every run; empty otherwise.
   std::vector<std::pair<const Entry*, const Entry*>> KeepInMemory() {
     if (entries.empty()) return {};
-    const size_t sources = entries.size() >= kParallelSortEntries ? 2 : 1;
+    const size_t sources = entries.size() >= kParallelSortEntries && o.threads > 1 ? 2 : 1;
     const size_t left = o.memory_bytes > ChunkAccounted() ? o.memory_bytes - ChunkAccounted() : 0;
     if (runs.size() + sources > std::min(left / kReaderBytes, MaxOpenRuns())) return {};
     Entry* begin = entries.data();
@@ -758,12 +758,16 @@ struct CellSorter::Impl {
   }
 
   // The filled chunk goes to a background thread to be sorted and spilled (after the previous
-  // one is done); Add continues on a fresh chunk. Without a thread, spilled here.
+  // one is done); Add continues on a fresh chunk. Without a thread to be had, spilled here.
   Status SpillChunk() {
-    if (runs.empty()) {  // the first: here, then chunks of half the budget
+    // The first here, then chunks of half the budget in the background; with one thread, every
+    // chunk here and of the whole budget.
+    if (runs.empty() || o.threads <= 1) {
       HFILE_RETURN_IF_ERROR(SpillMemory());
-      chunk_bytes = o.memory_bytes / 2;
-      index_cap = std::max<size_t>(16, chunk_bytes / 4 / sizeof(Entry));
+      if (o.threads > 1) {
+        chunk_bytes = o.memory_bytes / 2;
+        index_cap = std::max<size_t>(16, chunk_bytes / 4 / sizeof(Entry));
+      }
       return Status::OK();
     }
     HFILE_RETURN_IF_ERROR(WaitInflight());

@@ -25,6 +25,7 @@
 #include "region/layout.h"
 #include "region/schema_writer.h"
 #include "region/store_file_reader.h"
+#include "region/tool_threads.h"
 #include "store_fixture.h"
 #include "testutil.h"
 
@@ -636,9 +637,10 @@ TableView View(const Table& t) {
   return v;
 }
 
-// The loads of `o` with one writer thread and with two give the same files: the report's
-// (region, family, cells, size) in the same order and byte-identical contents (only the random
-// names differ).
+// The loads of `o` with one thread (one writer thread and the tool's one thread, as under
+// `hfile task --threads 1`: the sorter spills on the calling thread too) and with two give the
+// same files: the report's (region, family, cells, size) in the same order and byte-identical
+// contents (only the random names differ).
 void ExpectSameWithOneAndTwoThreads(BulkLoadOptions o, size_t min_files) {
   const std::string out = o.out_dir;
   std::vector<BulkLoadReport> reps(2);
@@ -646,7 +648,9 @@ void ExpectSameWithOneAndTwoThreads(BulkLoadOptions o, size_t min_files) {
   for (int threads : {1, 2}) {
     o.writer_threads = threads;
     o.out_dir = out + "-" + std::to_string(threads);
+    SetToolThreads(threads);
     Status s = Load(o, &reps[threads - 1]);
+    SetToolThreads(2);
     ASSERT_TRUE(s.ok()) << threads << ": " << s.ToString();
     outs.push_back(o.out_dir);
   }

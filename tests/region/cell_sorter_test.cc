@@ -89,10 +89,11 @@ std::vector<Added> RandomCells(size_t n, uint32_t seed, size_t value_bytes) {
   return out;
 }
 
-std::unique_ptr<CellSorter> OpenSorter(size_t memory, const std::string& dir) {
+std::unique_ptr<CellSorter> OpenSorter(size_t memory, const std::string& dir, int threads = 2) {
   CellSorterOptions o;
   o.memory_bytes = memory;
   o.temp_dir = dir;
+  o.threads = threads;
   auto s = CellSorter::Open(o);
   EXPECT_TRUE(s.ok()) << s.status().ToString();
   return s.ok() ? std::move(s).value() : nullptr;
@@ -170,6 +171,41 @@ TEST(CellSorter, OpenFileLimitForcesMergePasses) {
   ExpectSame(Drain(it->get()), Reference(added));
   EXPECT_GT(s->stats().merge_passes, 0u);
   EXPECT_LT(s->stats().runs_spilled - s->stats().merge_passes, 25u);  // memory alone: one pass
+}
+
+size_t ThreadsOfThisProcess() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+
+// With one thread (a scheduler's task given one core) every spill is one run, sorted and written
+// on the calling thread: no thread outlives an Add, and the output is the same.
+TEST(CellSorter, OneThreadSpillsOnTheCallingThread) {
+  std::string dir = NewTempDir("cell_sorter_one_thread");
+  auto added = RandomCells(60000, 11, 60);
+  for (int threads : {1, 2}) {
+    auto s = OpenSorter(size_t{1} << 20, dir, threads);
+    ASSERT_TRUE(s);
+    const size_t before = ThreadsOfThisProcess();
+    size_t most = before;
+    uint64_t spills = 0;
+    for (const auto& a : added) {
+      ASSERT_TRUE(s->Add(a.cell.view()).ok());
+      if (s->stats().runs_spilled != spills) {  // a spill just happened
+        spills = s->stats().runs_spilled;
+        most = std::max(most, ThreadsOfThisProcess());
+      }
+    }
+    auto it = s->Finish();
+    ASSERT_TRUE(it.ok()) << it.status().ToString();
+    ExpectSame(Drain(it->get()), Reference(added));
+    EXPECT_GT(s->stats().runs_spilled, 3u);
+    // With two, the background spill may or may not still be running when sampled.
+    if (threads == 1) {
+      EXPECT_EQ(most, before);
+    }
+  }
 }
 
 TEST(CellSorter, LastAddedWinsAcrossRuns) {

@@ -92,14 +92,15 @@ struct BulkLoadOptions {
   // stand-in for HFileOutputFormat2's hbase.hregion.max.filesize.
   uint64_t max_file_size = 0;
   std::string temp_dir;               // the sort's spill dir; empty: $TMPDIR, else /tmp
-  // Threads writing the output's key ranges (regions). 1: the sorted cells are written on the
-  // calling thread, one range after another. 2 (the default): the calling thread merges the
-  // sorted runs and hands each range's cells, in batches through a bounded queue, to a writer
-  // thread of its own, so that range i+1 is written while range i is still being written and
-  // verified; at most this many ranges are open at once. The files' contents, the order of the
-  // report's files and of the journal's puts are the same either way (only the random names
-  // differ). Memory beyond memory_bytes: at most 6 batches of 1 MiB per open range, and one
-  // more range's StoreWriters (a block and its index/bloom chunks per family).
+  // Threads writing the output's key ranges (regions), at most ToolThreads() (with one, the
+  // sorter spills on the calling thread too: region/tool_threads.h). 1: the sorted cells are
+  // written on the calling thread, one range after another. 2 (the default): the calling thread
+  // merges the sorted runs and hands each range's cells, in batches through a bounded queue, to
+  // a writer thread of its own, so that range i+1 is written while range i is still being
+  // written and verified; at most this many ranges are open at once. The files' contents, the
+  // order of the report's files and of the journal's puts are the same either way (only the
+  // random names differ). Memory beyond memory_bytes: at most 6 batches of 1 MiB per open range,
+  // and one more range's StoreWriters (a block and its index/bloom chunks per family).
   int writer_threads = 2;
   int64_t now_ms = 0;                 // 0: the clock (default timestamp, BULKLOAD_TIMESTAMP)
   std::string source_task = "hfile-bulkload";  // BULKLOAD_SOURCE_TASK

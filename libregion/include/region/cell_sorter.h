@@ -50,6 +50,10 @@ struct CellSorterOptions {
   // What the caller expects to spill at most (e.g. the input's size). When it is more than the
   // memory budget, Open requires that much free space in temp_dir and fails before any work.
   uint64_t estimated_spill_bytes = 0;
+  // 2: spills are sorted and written in the background, a large one as two runs on two threads
+  // (both cores). 1: each spill as one run on the calling thread (a scheduler's task given one
+  // core, region/tool_threads.h). The sorted output is the same.
+  int threads = 2;
 };
 
 // Room for the two run readers a merge needs at least (about 160 KiB each).
