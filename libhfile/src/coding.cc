@@ -117,11 +117,8 @@ bool GetCompressedIntSlow(Slice* in, uint32_t* v) {
 void PutVarint32(std::string* dst, uint32_t v) { PutVarint64(dst, v); }
 
 void PutVarint64(std::string* dst, uint64_t v) {
-  while (v >= 0x80) {
-    dst->push_back(static_cast<char>((v & 0x7F) | 0x80));
-    v >>= 7;
-  }
-  dst->push_back(static_cast<char>(v));
+  char buf[10];
+  dst->append(buf, static_cast<size_t>(EncodeVarint64(buf, v) - buf));
 }
 
 int Varint64Size(uint64_t v) {
@@ -134,17 +131,10 @@ int Varint64Size(uint64_t v) {
 }
 
 bool GetVarint64(Slice* in, uint64_t* v) {
-  uint64_t result = 0;
-  for (int shift = 0, i = 0; shift <= 63 && static_cast<size_t>(i) < in->size(); shift += 7, ++i) {
-    uint64_t b = in->byte(i);
-    result |= (b & 0x7F) << shift;
-    if ((b & 0x80) == 0) {
-      *v = result;
-      in->remove_prefix(i + 1);
-      return true;
-    }
-  }
-  return false;
+  const char* end = DecodeVarint64(in->data(), in->end(), v);
+  if (end == nullptr) return false;
+  in->remove_prefix(static_cast<size_t>(end - in->data()));
+  return true;
 }
 
 bool GetVarint32(Slice* in, uint32_t* v) {

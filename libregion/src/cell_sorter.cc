@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fs_util.h"
+#include "hfile/coding.h"
 #include "key_head.h"
 
 namespace hfile::region {
@@ -140,49 +141,6 @@ constexpr size_t kBlockHeader = 8;
 // (and LZ4 the largest cost of a spill).
 constexpr size_t kMaxVarints = 6 * 10;
 
-inline char* PutVarint(char* p, uint64_t v) {
-  while (v >= 0x80) {
-    *p++ = static_cast<char>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<char>(v);
-  return p;
-}
-
-// nullptr when the varint runs past `limit` or over 64 bits.
-inline const char* GetVarint(const char* p, const char* limit, uint64_t* v) {
-  uint64_t r = 0;
-  for (int shift = 0; shift <= 63 && p < limit; shift += 7) {
-    const uint64_t b = static_cast<unsigned char>(*p++);
-    r |= (b & 0x7f) << shift;
-    if (b < 0x80) {
-      *v = r;
-      return p;
-    }
-  }
-  return nullptr;
-}
-
-// The length of the common prefix of a[0, n) and b, eight bytes at a time.
-inline size_t SharedPrefix(const char* a, size_t n, const Slice& b) {
-  n = std::min(n, b.size());
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-      return i + static_cast<size_t>(__builtin_ctzll(x ^ y)) / 8;
-#else
-      return i + static_cast<size_t>(__builtin_clzll(x ^ y)) / 8;
-#endif
-    }
-  }
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
 // One spilled run being written: records gathered into a block, compressed and written with
 // one write per block.
 class RunWriter {
@@ -208,14 +166,17 @@ class RunWriter {
       pending_cap_ = used_ + max;
     }
     // A block starts with a whole key.
-    const size_t shared = used_ > 0 ? SharedPrefix(last_key_.data(), last_len_, c.key) : 0;
+    const size_t shared =
+        used_ > 0 ? CommonPrefixLength(last_key_.data(), c.key.data(),
+                                       std::min(last_len_, c.key.size()))
+                  : 0;
     char* p = pending_.get() + used_;
-    p = PutVarint(p, shared);
-    p = PutVarint(p, c.key.size() - shared);
-    p = PutVarint(p, c.value.size());
-    p = PutVarint(p, c.tags.size());
-    p = PutVarint(p, c.sequence_id);
-    p = PutVarint(p, ordinal);
+    p = EncodeVarint64(p, shared);
+    p = EncodeVarint64(p, c.key.size() - shared);
+    p = EncodeVarint64(p, c.value.size());
+    p = EncodeVarint64(p, c.tags.size());
+    p = EncodeVarint64(p, c.sequence_id);
+    p = EncodeVarint64(p, ordinal);
     std::memcpy(p, c.key.data() + shared, c.key.size() - shared);
     p += c.key.size() - shared;
     std::memcpy(p, c.value.data(), c.value.size());
@@ -324,12 +285,12 @@ class RunReader {
     const char* p = raw_.data() + pos_;
     const char* limit = raw_.data() + end_;
     uint64_t shared, unshared, value_len, tags_len, sequence_id;
-    if ((p = GetVarint(p, limit, &shared)) == nullptr ||
-        (p = GetVarint(p, limit, &unshared)) == nullptr ||
-        (p = GetVarint(p, limit, &value_len)) == nullptr ||
-        (p = GetVarint(p, limit, &tags_len)) == nullptr ||
-        (p = GetVarint(p, limit, &sequence_id)) == nullptr ||
-        (p = GetVarint(p, limit, &ordinal_)) == nullptr || shared > key_len_ ||
+    if ((p = DecodeVarint64(p, limit, &shared)) == nullptr ||
+        (p = DecodeVarint64(p, limit, &unshared)) == nullptr ||
+        (p = DecodeVarint64(p, limit, &value_len)) == nullptr ||
+        (p = DecodeVarint64(p, limit, &tags_len)) == nullptr ||
+        (p = DecodeVarint64(p, limit, &sequence_id)) == nullptr ||
+        (p = DecodeVarint64(p, limit, &ordinal_)) == nullptr || shared > key_len_ ||
         unshared > static_cast<uint64_t>(limit - p) ||
         value_len > static_cast<uint64_t>(limit - p) - unshared ||
         tags_len > static_cast<uint64_t>(limit - p) - unshared - value_len) {

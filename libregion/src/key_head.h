@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "hfile/cell.h"
+#include "hfile/coding.h"
 
 namespace hfile::region {
 
@@ -38,16 +39,6 @@ namespace key_head_internal {
 constexpr uint64_t kExactFamily = uint64_t{1} << 56;
 constexpr int kRowLengthShift = 57;
 
-// Eight bytes at p as a big-endian number.
-inline uint64_t Load64BE(const unsigned char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  v = __builtin_bswap64(v);
-#endif
-  return v;
-}
-
 // The first n (at most 8) bytes of a big-endian number, the rest zeroed.
 inline uint64_t TopBytes(uint64_t v, size_t n) {
   return n == 0 ? 0 : v & (~uint64_t{0} << (8 * (8 - n)));
@@ -62,17 +53,17 @@ inline uint64_t TopBytes(uint64_t v, size_t n) {
   using namespace key_head_internal;
   KeyHead h;
   if (kind != ComparatorKind::kDefault || key.size() < 2) return h;
-  const auto* k = reinterpret_cast<const unsigned char*>(key.data());
-  const size_t row_len = std::min<size_t>((size_t{k[0]} << 8) | k[1], key.size() - 2);
+  const char* k = key.data();
+  const size_t row_len = std::min<size_t>(KeyRowLength(key), key.size() - 2);
   uint64_t hi, lo;
   if (key.size() >= 2 + 16) {  // whole loads; the bytes past the row are masked off
-    hi = Load64BE(k + 2);
-    lo = Load64BE(k + 10);
+    hi = DecodeFixed64BE(k + 2);
+    lo = DecodeFixed64BE(k + 10);
   } else {
-    unsigned char b[16] = {};
+    char b[16] = {};
     std::memcpy(b, k + 2, key.size() - 2);
-    hi = Load64BE(b);
-    lo = Load64BE(b + 8);
+    hi = DecodeFixed64BE(b);
+    lo = DecodeFixed64BE(b + 8);
   }
   hi = TopBytes(hi, std::min<size_t>(row_len, 8));
   lo = row_len > 8 ? TopBytes(lo, std::min<size_t>(row_len - 8, 8)) : 0;
@@ -82,17 +73,17 @@ inline uint64_t TopBytes(uint64_t v, size_t n) {
   // the family or the qualifier are always inside the key.
   const size_t fam_at = 2 + row_len;
   if (row_len > 16 || fam_at + 1 + 9 > key.size()) return h;
-  const size_t fam_len = k[fam_at];
+  const size_t fam_len = key.byte(fam_at);
   if (fam_len == 0 || fam_len > 4 || fam_at + 1 + fam_len + 9 > key.size()) return h;
-  const unsigned char* fam = k + fam_at + 1;
-  const uint64_t fam_bytes = TopBytes(Load64BE(fam), fam_len) >> 32;
-  // No NUL among the family's bytes: a zero byte within its length.
+  const char* fam = k + fam_at + 1;
+  // No NUL among the family's bytes.
   for (size_t i = 0; i < fam_len; ++i) {
     if (fam[i] == 0) return h;
   }
   const size_t qual_len = key.size() - 9 - (fam_at + 1 + fam_len);
+  const uint64_t fam_bytes = TopBytes(DecodeFixed64BE(fam), fam_len) >> 32;
   const uint64_t qual_bytes =
-      TopBytes(Load64BE(fam + fam_len), std::min<size_t>(qual_len, 3)) >> 40;
+      TopBytes(DecodeFixed64BE(fam + fam_len), std::min<size_t>(qual_len, 3)) >> 40;
   h.column |= kExactFamily | (fam_bytes << 24) | qual_bytes;
   return h;
 }

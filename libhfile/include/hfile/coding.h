@@ -145,7 +145,29 @@ inline bool GetCompressedInt(Slice* in, uint32_t* v) {
   return GetCompressedIntSlow(in, v);
 }
 
-// Protobuf base-128 varints.
+// Protobuf base-128 varints. EncodeVarint64 writes at most 10 bytes at dst and returns their
+// end; DecodeVarint64 returns the end of the varint at p, or nullptr when it runs past `limit`
+// or over 64 bits. Inline: per record of a bulk load's sort runs.
+inline char* EncodeVarint64(char* dst, uint64_t v) {
+  while (v >= 0x80) {
+    *dst++ = static_cast<char>((v & 0x7F) | 0x80);
+    v >>= 7;
+  }
+  *dst++ = static_cast<char>(v);
+  return dst;
+}
+inline const char* DecodeVarint64(const char* p, const char* limit, uint64_t* v) {
+  uint64_t result = 0;
+  for (int shift = 0; shift <= 63 && p < limit; shift += 7) {
+    const uint64_t b = static_cast<unsigned char>(*p++);
+    result |= (b & 0x7F) << shift;
+    if ((b & 0x80) == 0) {
+      *v = result;
+      return p;
+    }
+  }
+  return nullptr;
+}
 void PutVarint32(std::string* dst, uint32_t v);
 void PutVarint64(std::string* dst, uint64_t v);
 int Varint64Size(uint64_t v);
