@@ -627,10 +627,13 @@ struct CellSorter::Impl {
     return s;
   }
 
-  // The paths of the runs a spill of `n` entries writes, added to `runs`: two when it is large
-  // enough for two threads and they are allowed, one otherwise.
+  // In how many parts `n` entries are sorted: two, one per thread, when they are enough for
+  // two threads and two are allowed; one otherwise.
+  size_t Parts(size_t n) const { return n >= kParallelSortEntries && o.threads > 1 ? 2 : 1; }
+
+  // The paths of the runs a spill of `n` entries writes (one per part), added to `runs`.
   std::vector<std::string> NewRuns(size_t n) {
-    std::vector<std::string> paths(n >= kParallelSortEntries && o.threads > 1 ? 2 : 1);
+    std::vector<std::string> paths(Parts(n));
     for (auto& p : paths) {
       p = NewRunPath();
       runs.push_back(p);
@@ -678,27 +681,24 @@ struct CellSorter::Impl {
   // budget left beside them holds a reader for every run; empty otherwise.
   std::vector<std::pair<const Entry*, const Entry*>> KeepInMemory() {
     if (entries.empty()) return {};
-    const size_t sources = entries.size() >= kParallelSortEntries && o.threads > 1 ? 2 : 1;
+    const size_t sources = Parts(entries.size());
     const size_t left = o.memory_bytes > ChunkAccounted() ? o.memory_bytes - ChunkAccounted() : 0;
     if (runs.size() + sources > std::min(left / kReaderBytes, MaxOpenRuns())) return {};
     Entry* begin = entries.data();
     Entry* end = begin + entries.size();
-    Entry* mid = sources == 2 ? begin + entries.size() / 2 : end;
     const EntryLess less{o.kind};
     if (sources == 1) {
       boost::sort::pdqsort_branchless(begin, end, less);
       return {{begin, end}};
     }
-    Status sorted = OnTwoThreads(
-        [&] {
-          boost::sort::pdqsort_branchless(begin, mid, less);
-          return Status::OK();
-        },
-        [&] {
-          boost::sort::pdqsort_branchless(mid, end, less);
-          return Status::OK();
-        });
-    (void)sorted;  // sorting cannot fail
+    Entry* mid = begin + entries.size() / 2;
+    auto sort = [less](Entry* b, Entry* e) {
+      boost::sort::pdqsort_branchless(b, e, less);
+      return Status::OK();
+    };
+    // Sorting cannot fail: the status is always OK.
+    static_cast<void>(
+        OnTwoThreads([&] { return sort(begin, mid); }, [&] { return sort(mid, end); }));
     return {{begin, mid}, {mid, end}};
   }
 
