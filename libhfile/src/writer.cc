@@ -213,7 +213,8 @@ void Writer::Rep::TrackTimestamps(const Cell& cell) {
 
 // Append's work for one cell, shared with AppendBatch, which passes each cell's predecessor as
 // a view instead of copying every key into last_key.
-Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_valid) {
+Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_valid,
+                            const KeyField* known) {
   const ComparatorKind kind = options.comparator;
   if (kind != ComparatorKind::kRawBytes && !key_valid && !IsValidKey(cell.key)) {
     return Status::InvalidArgument(
@@ -233,20 +234,35 @@ Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_va
   }
   bool duplicate = false;
   KeyField differs = KeyField::kRow;  // what changed since the previous cell
+  // Whether this cell starts a new block unless it is a duplicate key.
+  const bool block_full = encoder->cell_count() > 0 && ShouldFinishBlock();
   if (entry_count > 0) {
-    // Both keys passed IsValidKey (the previous one when it was appended): the checked compare.
-    const int c = kind == ComparatorKind::kRawBytes
-                      ? CompareKeys(kind, prev_key, cell.key, &differs)
-                      : CompareCheckedKeys(kind, prev_key, cell.key, &differs);
-    if (c > 0) {
-      return Status::InvalidArgument(fmt::format(
-          "cell #{} out of order: key {} sorts before the previous key {}", entry_count,
-          DescribeKey(cell.key, kind), DescribeKey(prev_key, kind)));
+    // A known difference is checked where a block ends (it decides the block's last key and the
+    // next block's first); anywhere else it stands for the compare.
+    if (known != nullptr && kind != ComparatorKind::kRawBytes &&
+        !(*known != KeyField::kNone && block_full)) {
+      differs = *known;
+      duplicate = differs == KeyField::kNone;
+    } else {
+      // Both keys passed IsValidKey (the previous one when it was appended): the checked compare.
+      const int c = kind == ComparatorKind::kRawBytes
+                        ? CompareKeys(kind, prev_key, cell.key, &differs)
+                        : CompareCheckedKeys(kind, prev_key, cell.key, &differs);
+      if (c > 0) {
+        return Status::InvalidArgument(fmt::format(
+            "cell #{} out of order: key {} sorts before the previous key {}", entry_count,
+            DescribeKey(cell.key, kind), DescribeKey(prev_key, kind)));
+      }
+      if (known != nullptr && kind != ComparatorKind::kRawBytes && differs != *known) {
+        return Status::InvalidArgument(fmt::format(
+            "cell #{} (key {}): the caller's first difference from the previous key is wrong",
+            entry_count, DescribeKey(cell.key, kind)));
+      }
+      duplicate = c == 0;  // HFileWriterImpl.checkKey: a "duplicate key" never starts a block
     }
-    duplicate = c == 0;  // HFileWriterImpl.checkKey: a "duplicate key" never starts a block
   }
   if (options.store_file && kind != ComparatorKind::kRawBytes) AddToBlooms(cell, differs);
-  if (!duplicate && encoder->cell_count() > 0 && ShouldFinishBlock()) {
+  if (!duplicate && block_full) {
     Status s = FinishDataBlock(prev_key);
     if (s.ok()) s = WriteInlineBlocks(false);
     if (!s.ok()) return Fail(s);
@@ -275,6 +291,14 @@ Status Writer::Append(const Cell& cell) {
   Rep* r = rep_.get();
   if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
   HFILE_RETURN_IF_ERROR(r->AddCell(cell, r->last_key, false));
+  r->last_key.assign(cell.key.data(), cell.key.size());
+  return Status::OK();
+}
+
+Status Writer::AppendAfter(const Cell& cell, KeyField first_difference) {
+  Rep* r = rep_.get();
+  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
+  HFILE_RETURN_IF_ERROR(r->AddCell(cell, r->last_key, false, &first_difference));
   r->last_key.assign(cell.key.data(), cell.key.size());
   return Status::OK();
 }

@@ -75,7 +75,10 @@ struct Writer::Rep {
   // Append's work for one cell whose predecessor's key is `prev_key` (unused for the first cell
   // of the file); leaves last_key to the caller. `key_valid`: the key is known to pass
   // IsValidKey (CellBatch::keys_valid).
-  Status AddCell(const Cell& cell, const Slice& prev_key, bool key_valid);
+  // `known`: the caller's first_difference (AppendAfter), trusted except where a block ends;
+  // nullptr: compared here.
+  Status AddCell(const Cell& cell, const Slice& prev_key, bool key_valid,
+                 const KeyField* known = nullptr);
   Status WriteInlineBlocks(bool closing);
   // `differs`: the first key field that differs from the previous cell (kRow for the first).
   void AddToBlooms(const Cell& cell, KeyField differs);

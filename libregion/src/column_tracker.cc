@@ -5,14 +5,13 @@ namespace hfile::region {
 ColumnTracker::Result ColumnTracker::CheckVersions(const Cell& cell) {
   int64_t ts = cell.timestamp();
   uint8_t type = cell.type();
-  if (has_column_ && cell.qualifier() == Slice(qualifier_)) {
+  if (has_column_ && cell.qualifier() == qualifier_.slice()) {
     if (has_last_ && last_ts_ == ts && last_type_ == type) return Result::kSkipDuplicate;
     return CheckVersion(type, ts);
   }
   // A new column (the first of the row, or a later one).
   has_column_ = true;
-  const Slice q = cell.qualifier();
-  qualifier_.assign(q.data(), q.size());  // reuses the buffer: no allocation per column
+  qualifier_.Assign(cell.qualifier());  // reuses the buffer: no allocation per column
   count_ = 0;
   has_last_ = false;
   return CheckVersion(type, ts);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "byte_copy.h"
 #include "hfile/cell.h"
 
 namespace hfile::region {
@@ -34,7 +35,7 @@ class ColumnTracker {
   int32_t max_versions_;
   int64_t oldest_;
   bool has_column_ = false;
-  std::string qualifier_;
+  ByteCopy qualifier_;
   int32_t count_ = 0;
   bool has_last_ = false;
   int64_t last_ts_ = 0;

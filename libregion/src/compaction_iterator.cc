@@ -7,8 +7,10 @@
 //   both:     column tracker (versions, duplicates, MIN_VERSIONS, TTL)
 // "Skip column" drops the rest of the (row, family, qualifier) unless the qualifier is empty
 // (HBASE-18471: DeleteFamily markers of the empty column must still be seen).
+#include <algorithm>
 #include <string>
 
+#include "byte_copy.h"
 #include "hfile/coding.h"
 #include "column_tracker.h"
 #include "delete_tracker.h"
@@ -93,10 +95,18 @@ class CompactionIterator : public CellIterator {
   }
   const Cell& cell() const override { return current_; }
   Status status() const override { return input_->status(); }
+  // From the input's differences: the first field in which the cells since the last kept one
+  // differ from it is the least of theirs (the cells are sorted).
+  bool KeyDifference(KeyField* first_difference) const override {
+    if (!kept_known_) return false;
+    *first_difference = kept_difference_;
+    return true;
+  }
 
  private:
   void Restart() {
     has_row_ = false;
+    has_kept_ = false;
     skipping_column_ = false;
     FindNext();
   }
@@ -104,20 +114,33 @@ class CompactionIterator : public CellIterator {
   // Advances the input to the next kept cell.
   void FindNext() {
     valid_ = false;
+    kept_known_ = has_kept_;
+    kept_difference_ = KeyField::kNone;
     for (; input_->Valid(); input_->Next()) {
       const Cell& c = input_->cell();
       ++stats_->input_cells;
-      if (!has_row_ || c.row() != Slice(row_) || c.family() != Slice(family_)) {
+      // How c differs from the cell before it, when the input knows: a row or column change
+      // needs no compare then. A family difference is compared, as the "last on row" key
+      // differs in its family from a cell of its row whatever the family's bytes.
+      KeyField d = KeyField::kRow;
+      const bool known = has_row_ && input_->KeyDifference(&d);
+      if (known) {
+        kept_difference_ = std::min(kept_difference_, d);
+      } else {
+        kept_known_ = false;
+      }
+      const bool by_field = known && d != KeyField::kFamily;
+      if (by_field ? d == KeyField::kRow
+                   : !has_row_ || c.row() != row_.slice() || c.family() != family_.slice()) {
         has_row_ = true;
-        // assign, not ToString(): the buffers keep their capacity (no allocation per row).
-        row_.assign(c.row().data(), c.row().size());
-        family_.assign(c.family().data(), c.family().size());
+        row_.Assign(c.row());  // no allocation per row: the copies keep their capacity
+        family_.Assign(c.family());
         deletes_.Reset();
         columns_.Reset();
         skipping_column_ = false;
       }
       if (skipping_column_) {
-        if (c.qualifier() == Slice(skip_qualifier_)) {
+        if (by_field ? d >= KeyField::kTimestamp : c.qualifier() == skip_qualifier_.slice()) {
           Count(skip_reason_);
           continue;
         }
@@ -134,12 +157,13 @@ class CompactionIterator : public CellIterator {
         }
         ++stats_->output_cells;
         valid_ = true;
+        has_kept_ = true;
         return;
       }
       ++*reason;
       if (v == Verdict::kSkipColumn && !c.qualifier().empty()) {
         skipping_column_ = true;
-        skip_qualifier_.assign(c.qualifier().data(), c.qualifier().size());
+        skip_qualifier_.Assign(c.qualifier());
         skip_reason_ = reason;
       }
     }
@@ -217,12 +241,15 @@ class CompactionIterator : public CellIterator {
   DeleteTracker deletes_;
   ColumnTracker columns_;
   bool has_row_ = false;
-  std::string row_, family_;
+  ByteCopy row_, family_;
   bool skipping_column_ = false;
-  std::string skip_qualifier_;
+  ByteCopy skip_qualifier_;
   uint64_t* skip_reason_ = nullptr;
   bool valid_ = false;
   Cell current_;
+  bool has_kept_ = false;    // a cell was kept since the last seek
+  bool kept_known_ = false;  // kept_difference_ is known
+  KeyField kept_difference_ = KeyField::kNone;  // the current cell's from the kept one before
 };
 
 }  // namespace

@@ -51,6 +51,13 @@ void PrefetchIterator::Next() {
   Load();
 }
 
+bool PrefetchIterator::KeyDifference(KeyField* first_difference) const {
+  const uint8_t d = current_->cells[pos_].difference;
+  if (d == kUnknownDifference) return false;
+  *first_difference = static_cast<KeyField>(d);
+  return true;
+}
+
 void PrefetchIterator::Fill(Batch* b) {
   b->arena.clear();
   b->cells.clear();
@@ -58,9 +65,12 @@ void PrefetchIterator::Fill(Batch* b) {
   b->status = Status::OK();
   while (source_->Valid() && b->arena.size() < batch_bytes_) {
     const Cell& c = source_->cell();
+    KeyField d;
+    const uint8_t difference =
+        source_->KeyDifference(&d) ? static_cast<uint8_t>(d) : kUnknownDifference;
     b->cells.push_back(Entry{b->arena.size(), static_cast<uint32_t>(c.key.size()),
                              static_cast<uint32_t>(c.value.size()),
-                             static_cast<uint32_t>(c.tags.size()), c.sequence_id});
+                             static_cast<uint32_t>(c.tags.size()), c.sequence_id, difference});
     b->arena.append(c.key.data(), c.key.size());
     b->arena.append(c.value.data(), c.value.size());
     b->arena.append(c.tags.data(), c.tags.size());

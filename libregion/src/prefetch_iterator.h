@@ -38,13 +38,16 @@ class PrefetchIterator : public CellIterator {
   void Next() override;
   const Cell& cell() const override { return cell_; }
   Status status() const override { return status_; }
+  bool KeyDifference(KeyField* first_difference) const override;
 
  private:
   struct Entry {
     size_t offset;  // of the key in the arena; value and tags follow it
     uint32_t key_size, value_size, tags_size;
     uint64_t sequence_id;
+    uint8_t difference;  // the source's KeyDifference, or kUnknownDifference
   };
+  static constexpr uint8_t kUnknownDifference = 0xFF;
   struct Batch {
     std::string arena;
     std::vector<Entry> cells;

@@ -33,6 +33,7 @@ class CountingIterator : public CellIterator {
   void Next() override { in_->Next(); Count(); }
   const Cell& cell() const override { return in_->cell(); }
   Status status() const override { return in_->status(); }
+  bool KeyDifference(KeyField* d) const override { return in_->KeyDifference(d); }
   uint64_t bytes() const { return bytes_; }
   uint64_t cells() const { return cells_; }
 
@@ -58,6 +59,8 @@ class FamilyRenameIterator : public CellIterator {
   void Next() override { in_->Next(); Fill(); }
   const Cell& cell() const override { return cell_; }
   Status status() const override { return in_->status(); }
+  // Every cell of a store has its family: the new name changes no difference.
+  bool KeyDifference(KeyField* d) const override { return in_->KeyDifference(d); }
 
  private:
   void Fill() {
@@ -221,7 +224,10 @@ Status RewriteStore(const std::vector<StoreFile>& inputs, const StoreRewriteOpti
     for (; it->Valid(); it->Next()) {
       // An input that failed its check fails the rewrite: no need to write the rest.
       if ((++n & 0xFFFF) == 0 && checks.failed()) return checks.Wait();
-      if (Status s = w->Add(it->cell()); !s.ok()) {
+      KeyField d;
+      const Status s =
+          it->KeyDifference(&d) ? w->AddAfter(it->cell(), d) : w->Add(it->cell());
+      if (!s.ok()) {
         // The writer refuses a cell only when it breaks the order; else it is the output.
         if (s.IsInvalidArgument()) return Status::Corruption("inputs out of order: " + s.ToString());
         return s;

@@ -105,8 +105,17 @@ Status StoreWriter::Close(Output* out) {
   return Status::OK();
 }
 
-Status StoreWriter::Add(const Cell& cell) {
-  const size_t range = o_.boundaries.empty() ? 0 : RangeOf(cell.row());
+Status StoreWriter::Add(const Cell& cell) { return AddCell(cell, nullptr); }
+
+Status StoreWriter::AddAfter(const Cell& cell, KeyField first_difference) {
+  return AddCell(cell, &first_difference);
+}
+
+Status StoreWriter::AddCell(const Cell& cell, const KeyField* known) {
+  // A cell of the previous one's row is in its range.
+  const bool same_row = known != nullptr && *known != KeyField::kRow && current_ != nullptr;
+  const size_t range =
+      o_.boundaries.empty() ? 0 : same_row ? current_range_ : RangeOf(cell.row());
   if (current_ == nullptr || range != current_range_) {
     if (current_ != nullptr && range < current_range_)
       return Status::InvalidArgument("cells out of order: row " + cell.row().ToString() +
@@ -118,7 +127,10 @@ Status StoreWriter::Add(const Cell& cell) {
     HFILE_RETURN_IF_ERROR(OpenRange(range));
   }
   if (o_.roll_bytes > 0) last_row_.assign(cell.row().data(), cell.row().size());
-  if (Status s = current_->writer->Append(cell); !s.ok())
+  // A new output's first cell has no predecessor in it: AppendAfter takes it as Append does.
+  if (Status s = known ? current_->writer->AppendAfter(cell, *known)
+                       : current_->writer->Append(cell);
+      !s.ok())
     return s.IsInvalidArgument() ? s : s.WithContext("writing " + current_->info.path);
   ++current_->info.cells;
   current_->info.cell_bytes += KeyValueSize(cell);

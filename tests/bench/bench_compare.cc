@@ -353,8 +353,11 @@ Status HfilekitCompact(const std::vector<std::string>& inputs, const Setting& s,
   auto it = region::NewCompactionIterator(region::NewMergingIterator(std::move(its)), copts, &stats);
   HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(out, HfilekitWriterOptions(s)));
   uint64_t written = 0;
+  KeyField d;
   for (it->SeekToFirst(); it->Valid(); it->Next()) {
-    HFILE_RETURN_IF_ERROR(w->Append(it->cell()));
+    // The merge's first difference from the previous cell stands for the writer's compare.
+    HFILE_RETURN_IF_ERROR(it->KeyDifference(&d) ? w->AppendAfter(it->cell(), d)
+                                                : w->Append(it->cell()));
     written++;
   }
   HFILE_RETURN_IF_ERROR(it->status());

@@ -158,6 +158,24 @@ TEST_P(WriterMatrixTest, RoundTrip) {
   }
   ASSERT_EQ(test::ReadFileOrDie(path + ".batch"), test::ReadFileOrDie(path))
       << "AppendBatch wrote other bytes than Append";
+  {
+    // The same cells through AppendAfter, told each first difference as a merge knows it: the
+    // blooms and block boundaries it decides are the compare's, so the very same bytes.
+    auto w = Writer::Create(path + ".after", o);
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+    for (size_t i = 0; i < cells.size(); ++i) {
+      KeyField d = KeyField::kRow;
+      if (i > 0) {
+        ASSERT_LE(CompareKeys(ComparatorKind::kDefault, cells[i - 1].key, cells[i].key, &d), 0);
+      }
+      ASSERT_TRUE((*w)->AppendAfter(cells[i].view(), d).ok()) << i;
+    }
+    ASSERT_TRUE((*w)->AppendMetaBlock("meta-b", "bytes-b").ok());
+    ASSERT_TRUE((*w)->AppendMetaBlock("meta-a", std::string(300, 'a')).ok());
+    ASSERT_TRUE((*w)->Finish().ok());
+  }
+  ASSERT_EQ(test::ReadFileOrDie(path + ".after"), test::ReadFileOrDie(path))
+      << "AppendAfter wrote other bytes than Append";
   auto r = Reader::Open(path);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ((*r)->trailer().entry_count, cells.size());
@@ -264,6 +282,49 @@ TEST(Writer, OutOfOrderRejectedWithBothKeys) {
 // HBase 2.6.4 cannot read a NONE / ROW_INDEX_V1 file holding a cell with more than 32767
 // bytes of tags (signed-short tags length; found by tests/hbase's "-edge" matrix), so the
 // writer refuses such cells instead of writing a file HBase cannot open.
+// AppendAfter trusts the caller's difference inside a block and checks it where a block ends.
+TEST(Writer, AppendAfterChecksTheClaimWhereABlockEnds) {
+  const std::string dir = test::NewTempDir("writer-after");
+  WriterOptions o;
+  o.block_size = 1;  // one cell per block: every append after the first ends a block
+  std::string k1, k2, k3;
+  {
+    auto w = Writer::Create(dir + "/order.hfile", o);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->AppendAfter(MakeCell(&k1, "row-b"), KeyField::kRow).ok());
+    // Claimed "after, differing in the row", but it sorts before: refused, naming both keys.
+    Status s = (*w)->AppendAfter(MakeCell(&k2, "row-a"), KeyField::kRow);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find("out of order"), std::string::npos) << s.ToString();
+  }
+  {
+    auto w = Writer::Create(dir + "/field.hfile", o);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->AppendAfter(MakeCell(&k1, "row-a", 2), KeyField::kRow).ok());
+    // In order, but it differs in the timestamp, not the row.
+    Status s = (*w)->AppendAfter(MakeCell(&k2, "row-a", 1), KeyField::kRow);
+    EXPECT_TRUE(s.IsInvalidArgument()) << s.ToString();
+    EXPECT_NE(s.ToString().find("first difference"), std::string::npos) << s.ToString();
+  }
+  {
+    // Right claims write the file Append writes.
+    auto w = Writer::Create(dir + "/right.hfile", o);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->AppendAfter(MakeCell(&k1, "row-a", 2), KeyField::kRow).ok());
+    ASSERT_TRUE((*w)->AppendAfter(MakeCell(&k2, "row-a", 1), KeyField::kTimestamp).ok());
+    ASSERT_TRUE((*w)->AppendAfter(MakeCell(&k3, "row-b", 1), KeyField::kRow).ok());
+    ASSERT_TRUE((*w)->Finish().ok());
+    auto a = Writer::Create(dir + "/append.hfile", o);
+    ASSERT_TRUE(a.ok());
+    ASSERT_TRUE((*a)->Append(MakeCell(&k1, "row-a", 2)).ok());
+    ASSERT_TRUE((*a)->Append(MakeCell(&k2, "row-a", 1)).ok());
+    ASSERT_TRUE((*a)->Append(MakeCell(&k3, "row-b", 1)).ok());
+    ASSERT_TRUE((*a)->Finish().ok());
+    EXPECT_EQ(test::ReadFileOrDie(dir + "/right.hfile"),
+              test::ReadFileOrDie(dir + "/append.hfile"));
+  }
+}
+
 TEST(Writer, AppendBatchStopsAtTheCellOutOfOrder) {
   const std::string path = test::NewTempDir("writer-batch-order") + "/f.hfile";
   auto w = Writer::Create(path, WriterOptions());

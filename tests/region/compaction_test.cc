@@ -268,6 +268,128 @@ TEST(Compaction, MergedInputsEndToEnd) {
   EXPECT_EQ(st.dropped(), 2u);
 }
 
+// Passes its input on but hides the input's first differences: the compaction rules compare
+// the rows and columns themselves.
+class HideDifferences : public CellIterator {
+ public:
+  explicit HideDifferences(std::unique_ptr<CellIterator> in) : in_(std::move(in)) {}
+  bool Valid() const override { return in_->Valid(); }
+  void SeekToFirst() override { in_->SeekToFirst(); }
+  void Seek(const Slice& k) override { in_->Seek(k); }
+  void Next() override { in_->Next(); }
+  const Cell& cell() const override { return in_->cell(); }
+  Status status() const override { return in_->status(); }
+
+ private:
+  std::unique_ptr<CellIterator> in_;
+};
+
+}  // namespace
+}  // namespace hfile::region
+
+#include <random>
+
+#include "hfile/reader.h"
+#include "hfile/writer.h"
+#include "../testutil.h"
+
+namespace hfile::region {
+namespace {
+
+// The merge's first differences (files read a data block at a time) decide the compaction's
+// row and column changes: the same cells and counts as when it compares, under every rule, and
+// the differences it hands on are the compares of its own output.
+TEST(Compaction, KeyDifferencesDecideAsComparesDo) {
+  const std::string dir = test::NewTempDir("compaction-differences");
+  std::mt19937 rng(18);
+  auto rnd = [&rng](uint32_t m) { return static_cast<uint32_t>(rng() % m); };
+  static const KT kTypes[] = {KT::kPut, KT::kPut, KT::kPut, KT::kDelete, KT::kDeleteColumn,
+                              KT::kDeleteFamily, KT::kDeleteFamilyVersion};
+  std::vector<std::string> paths;
+  for (int f = 0; f < 4; ++f) {
+    std::vector<CellData> cells;
+    for (int i = 0; i < 1500; ++i) {
+      const std::string row = "r" + std::to_string(rnd(60));
+      const KT t = kTypes[rnd(7)];
+      const std::string q = t == KT::kDeleteFamily || t == KT::kDeleteFamilyVersion || rnd(6) == 0
+                                ? ""
+                                : "q" + std::to_string(rnd(4));
+      std::string tags;
+      if (rnd(20) == 0) tags = TtlTag(rnd(2000));
+      cells.push_back(CellData::Make(row, "f", q, rnd(1500), t, "v", 1 + rnd(50), tags));
+    }
+    std::sort(cells.begin(), cells.end(), [](const CellData& a, const CellData& b) {
+      return CompareForMerge(ComparatorKind::kDefault, a.view(), 0, b.view(), 0) < 0;
+    });
+    WriterOptions o;
+    o.block_size = 512;
+    o.include_tags = true;
+    o.include_mvcc = true;
+    paths.push_back(dir + "/" + std::to_string(f) + ".hfile");
+    auto w = Writer::Create(paths.back(), o);
+    ASSERT_TRUE(w.ok()) << w.status().ToString();
+    for (const auto& c : cells) ASSERT_TRUE((*w)->Append(c.view()).ok());
+    ASSERT_TRUE((*w)->Finish().ok());
+  }
+  std::vector<CompactionOptions> rules;
+  for (int versions : {1, 3}) {
+    for (CompactionKind kind : {CompactionKind::kMajor, CompactionKind::kMinor}) {
+      for (KeepDeletedCells kdc : {KeepDeletedCells::kFalse, KeepDeletedCells::kTrue,
+                                   KeepDeletedCells::kTtl}) {
+        CompactionOptions o;
+        o.kind = kind;
+        o.max_versions = versions;
+        o.min_versions = versions == 3 ? 1 : 0;
+        o.ttl_ms = 1000;
+        o.now_ms = 1800;
+        o.keep_deleted_cells = kdc;
+        rules.push_back(o);
+      }
+    }
+  }
+  size_t known = 0, kept = 0;
+  for (const CompactionOptions& o : rules) {
+    std::vector<std::unique_ptr<Reader>> readers;
+    auto merge = [&readers, &paths]() {
+      std::vector<std::unique_ptr<CellIterator>> its;
+      for (const auto& p : paths) {
+        auto r = Reader::Open(p);
+        EXPECT_TRUE(r.ok());
+        its.push_back((*r)->NewIterator());
+        readers.push_back(std::move(*r));
+      }
+      return NewMergingIterator(std::move(its));
+    };
+    CompactionStats by_field, by_compare;
+    auto a = NewCompactionIterator(merge(), o, &by_field);
+    auto b = NewCompactionIterator(std::make_unique<HideDifferences>(merge()), o, &by_compare);
+    std::string prev;
+    for (a->SeekToFirst(), b->SeekToFirst(); a->Valid(); a->Next(), b->Next(), ++kept) {
+      ASSERT_TRUE(b->Valid());
+      ASSERT_EQ(a->cell().key, b->cell().key);
+      ASSERT_EQ(a->cell().sequence_id, b->cell().sequence_id);
+      KeyField d, want;
+      if (a->KeyDifference(&d)) {
+        ASSERT_FALSE(prev.empty());
+        ASSERT_LE(CompareKeys(ComparatorKind::kDefault, prev, a->cell().key, &want), 0);
+        ASSERT_EQ(static_cast<int>(d), static_cast<int>(want));
+        ++known;
+      }
+      EXPECT_FALSE(b->KeyDifference(&d));
+      prev = a->cell().key.ToString();
+    }
+    EXPECT_FALSE(b->Valid());
+    ASSERT_TRUE(a->status().ok() && b->status().ok());
+    EXPECT_EQ(by_field.output_cells, by_compare.output_cells);
+    EXPECT_EQ(by_field.dropped_versions, by_compare.dropped_versions);
+    EXPECT_EQ(by_field.dropped_ttl, by_compare.dropped_ttl);
+    EXPECT_EQ(by_field.dropped_cell_ttl, by_compare.dropped_cell_ttl);
+    EXPECT_EQ(by_field.dropped_deleted, by_compare.dropped_deleted);
+    EXPECT_EQ(by_field.dropped_delete_markers, by_compare.dropped_delete_markers);
+  }
+  EXPECT_GT(known, kept / 2) << known << " of " << kept;
+}
+
 }  // namespace
 }  // namespace hfile::region
 

@@ -219,5 +219,115 @@ TEST(MergingIterator, AFailingInputEndsTheMergeWithItsStatus) {
   EXPECT_TRUE(m->status().IsCorruption()) << m->status().ToString();
 }
 
+// Hands on its cells in batches of the given sizes (cycled), as a file's iterator hands on data
+// blocks, so that the merge steps through batches and codes its cells.
+class BatchingIterator : public CellIterator {
+ public:
+  BatchingIterator(std::vector<CellData> cells, std::vector<size_t> sizes)
+      : cells_(std::move(cells)), sizes_(std::move(sizes)) {}
+  bool Valid() const override { return i_ < cells_.size(); }
+  void SeekToFirst() override { i_ = 0; }
+  void Seek(const Slice&) override { i_ = 0; }
+  void Next() override { ++i_; }
+  const Cell& cell() const override {
+    cell_ = cells_[i_].view();
+    return cell_;
+  }
+  void ReadBatch(CellBatch* batch) override {
+    batch->Clear();
+    const size_t n = sizes_[batches_++ % sizes_.size()];
+    for (size_t k = 0; k < n && i_ < cells_.size(); ++k) *batch->Add() = cells_[i_++].view();
+    --i_;  // on the batch's last cell
+  }
+  Status status() const override { return Status::OK(); }
+
+ private:
+  std::vector<CellData> cells_;
+  std::vector<size_t> sizes_;
+  size_t i_ = 0, batches_ = 0;
+  mutable Cell cell_;
+};
+
+// Keys made to meet every field of the order: rows that prefix each other and differ in
+// length, families of 0-2 bytes, qualifiers sharing prefixes, timestamps at the extremes,
+// every type, "last on row" keys (empty column, type Minimum), duplicates across inputs.
+CellData AdversarialCell(std::mt19937* rng) {
+  auto rnd = [rng](uint32_t m) { return static_cast<uint32_t>((*rng)() % m); };
+  static const char* const kRows[] = {"", "a", "ab", "abc", "abd", "b", "ba", "b\xff"};
+  static const char* const kFamilies[] = {"f", "f", "f", "", "ff"};
+  static const char* const kQualifiers[] = {"", "q", "q", "qa", "qb", "r"};
+  static const int64_t kTimestamps[] = {INT64_MIN, -1, 0, 1, 2, 1700000000000, INT64_MAX};
+  static const KT kTypes[] = {KT::kPut, KT::kPut, KT::kDelete, KT::kDeleteColumn,
+                              KT::kDeleteFamily, KT::kDeleteFamilyVersion, KT::kMaximum};
+  const std::string row = kRows[rnd(8)];
+  if (rnd(25) == 0) return CellData::Make(row, "", "", rnd(3), KT::kMinimum, "", rnd(3));
+  return CellData::Make(row, kFamilies[rnd(5)], kQualifiers[rnd(6)], kTimestamps[rnd(7)],
+                        kTypes[rnd(7)], "", rnd(3));
+}
+
+// The merge's first differences (KeyDifference, from its offset-value codes) are what a compare
+// with the previous cell says, and the order is the sort's, over every input count, batch
+// sizes from 1 up, and keys that meet every field of the order.
+TEST(MergingIterator, KeyDifferencesAreTheComparesOfTheOutput) {
+  std::mt19937 rng(2026);
+  size_t cells_out = 0, known = 0;
+  for (int round = 0; round < 60; ++round) {
+    const size_t k = 1 + round % 9;
+    SCOPED_TRACE(round);
+    std::vector<std::pair<CellData, size_t>> all;
+    std::vector<std::unique_ptr<CellIterator>> in;
+    for (size_t f = 0; f < k; ++f) {
+      std::vector<CellData> cells;
+      for (size_t n = rng() % 120; n > 0; --n) cells.push_back(AdversarialCell(&rng));
+      SortInMergeOrder(&cells);
+      for (const auto& c : cells) all.emplace_back(c, f);
+      std::vector<size_t> sizes = {1 + rng() % 40, 1 + rng() % 3, 1 + rng() % 200};
+      in.push_back(std::make_unique<BatchingIterator>(std::move(cells), std::move(sizes)));
+    }
+    SortInMergeOrder(&all);
+    auto m = NewMergingIterator(std::move(in));
+    size_t i = 0;
+    for (m->SeekToFirst(); m->Valid(); m->Next(), ++i) {
+      ASSERT_LT(i, all.size());
+      ASSERT_EQ(m->cell().key, Slice(all[i].first.key)) << i;
+      ASSERT_EQ(m->cell().sequence_id, all[i].first.sequence_id) << i;
+      ASSERT_EQ(MergingIteratorSource(*m), all[i].second) << i;
+      KeyField d;
+      if (!m->KeyDifference(&d)) continue;
+      ASSERT_GT(i, 0u) << "the first cell has no predecessor";
+      KeyField want;
+      ASSERT_LE(CompareKeys(ComparatorKind::kDefault, all[i - 1].first.key, all[i].first.key,
+                            &want), 0) << i;
+      ASSERT_EQ(static_cast<int>(d), static_cast<int>(want)) << i;
+      ++known;
+    }
+    ASSERT_TRUE(m->status().ok());
+    ASSERT_EQ(i, all.size());
+    cells_out += i;
+  }
+  // Most cells come with their difference (not those after a batch boundary of their input).
+  EXPECT_GT(known, cells_out / 2) << known << " of " << cells_out;
+}
+
+// A cell before its predecessor in its own input is not vouched for: the merge says nothing of
+// it, so that the writer's own compare finds the disorder.
+TEST(MergingIterator, NoDifferenceForACellOutOfOrderInItsInput) {
+  std::vector<CellData> cells = {CellData::Make("b", "f", "q", 1, KT::kPut),
+                                 CellData::Make("c", "f", "q", 1, KT::kPut),
+                                 CellData::Make("a", "f", "q", 1, KT::kPut)};
+  std::vector<std::unique_ptr<CellIterator>> in;
+  in.push_back(std::make_unique<BatchingIterator>(cells, std::vector<size_t>{3}));
+  auto m = NewMergingIterator(std::move(in));
+  std::vector<std::string> rows;
+  std::vector<bool> known;
+  for (m->SeekToFirst(); m->Valid(); m->Next()) {
+    KeyField d;
+    rows.push_back(m->cell().row().ToString());
+    known.push_back(m->KeyDifference(&d));
+  }
+  EXPECT_EQ(rows, (std::vector<std::string>{"b", "c", "a"}));
+  EXPECT_EQ(known, (std::vector<bool>{false, true, false}));
+}
+
 }  // namespace
 }  // namespace hfile::region

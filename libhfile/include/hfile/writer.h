@@ -120,6 +120,12 @@ class Writer {
   // the way (a file's or a merge's batches of a data block). On an error the cells before the
   // failing one have been appended.
   Status AppendBatch(const CellBatch& batch);
+  // Append for a caller that knows how `cell` follows the previous cell appended: its key sorts
+  // after the previous one and first differs from it in `first_difference` (kNone: equal keys),
+  // as a verified merge knows from its own comparisons (CellIterator::KeyDifference). The order
+  // compare is then made only where a data block ends, and a wrong claim found there is
+  // InvalidArgument; elsewhere the claim is trusted (the tools re-read every output).
+  Status AppendAfter(const Cell& cell, KeyField first_difference);
 
   // Adds a META block named `name` (written at close, blocks sorted by name).
   Status AppendMetaBlock(const std::string& name, const Slice& bytes);

@@ -86,6 +86,9 @@ class StoreWriter {
   // Appends a cell to its range's output (created on its first cell). InvalidArgument for a cell
   // out of order (the writer's own check); IOError from the file system.
   Status Add(const Cell& cell);
+  // Add for a cell known to follow the previous one added, first differing from it in
+  // `first_difference` (CellIterator::KeyDifference; Writer::AppendAfter).
+  Status AddAfter(const Cell& cell, KeyField first_difference);
   // Finishes the last output and waits until each is verified (VerifyFile clean, its cell
   // count what was added): Corruption when one fails. On any error every output is removed.
   Result<std::vector<StoreOutput>> Finish();
@@ -93,6 +96,7 @@ class StoreWriter {
 
  private:
   explicit StoreWriter(StoreWriterOptions o);
+  Status AddCell(const Cell& cell, const KeyField* known);
   size_t RangeOf(const Slice& row) const;
   struct Output;
   Status OpenRange(size_t range);
