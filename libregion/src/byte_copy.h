@@ -19,7 +19,7 @@ class ByteCopy {
     if (!s.empty()) std::memcpy(data_.get(), s.data(), s.size());
     size_ = s.size();
   }
-  Slice slice() const { return Slice(data_.get(), size_); }
+  Slice slice() const { return data_ ? Slice(data_.get(), size_) : Slice(); }  // never null
 
  private:
   void Grow(size_t n) {

@@ -626,21 +626,38 @@ std::string JsonEscape(const std::string& s) {
   return o;
 }
 
+constexpr char kUsage[] =
+    "usage: hfile-bench gen --dir DIR --bytes N [--seed S] [--gets N] [--max-value N]\n"
+    "       hfile-bench run --impl hfilekit|rocksdb|floor --op OP --codec C [--level L]\n"
+    "                       [--encoding E] --dir DIR --file PATH [--inputs A,B,..] [--out PATH]\n"
+    "                       [--to-codec C] [--threads N]\n"
+    "OP: write scan get get-bloom verify compact rewrite. One JSON line per run.\n";
+
 int Main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      fputs(kUsage, stdout);
+      return 0;
+    }
+  }
   if (argc < 2) {
-    fprintf(stderr, "usage: hfile-bench gen|run --key value ...\n");
+    fputs(kUsage, stderr);
     return 2;
   }
   std::string cmd = argv[1];
   Args a;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    if (strncmp(argv[i], "--", 2) != 0) {
-      fprintf(stderr, "hfile-bench: expected --key value, got %s\n", argv[i]);
+  for (int i = 2; i < argc; i += 2) {
+    if (strncmp(argv[i], "--", 2) != 0 || i + 1 == argc) {
+      fprintf(stderr, "hfile-bench: expected --key value, got %s\n%s", argv[i], kUsage);
       return 2;
     }
     a.kv[argv[i] + 2] = argv[i + 1];
   }
   if (cmd == "gen") {
+    if (a.kv.count("dir") == 0) {  // it writes several files: never into "." by default
+      fprintf(stderr, "hfile-bench gen: --dir is required\n%s", kUsage);
+      return 2;
+    }
     DataSpec spec;
     spec.target_bytes = std::stoull(a.Get("bytes", "67108864"));
     spec.seed = std::stoull(a.Get("seed", "1"));
