@@ -246,47 +246,6 @@ int CompareCheckedKeys(ComparatorKind kind, const Slice& a, const Slice& b,
   return CompareValidKeys(kind, a, b, first_difference);
 }
 
-int CompareCheckedKeysFromFamily(const Slice& a, const Slice& b, KeyField from,
-                                 KeyField* first_difference) {
-  if (from == KeyField::kRow) return CompareDefaultKeys(a, b, first_difference);
-  // Equal rows: both keys line up to the family length byte.
-  const size_t r = KeyRowLength(a);
-  const char* pa = a.data();
-  const char* pb = b.data();
-  const size_t fa = static_cast<uint8_t>(pa[2 + r]), fb = static_cast<uint8_t>(pb[2 + r]);
-  const size_t qa = a.size() - kKeyInfrastructureSize - r - fa;
-  const size_t qb = b.size() - kKeyInfrastructureSize - r - fb;
-  const uint8_t ta = static_cast<uint8_t>(pa[a.size() - 1]);
-  const uint8_t tb = static_cast<uint8_t>(pb[b.size() - 1]);
-  int c;
-  if (from == KeyField::kFamily) {
-    *first_difference = KeyField::kFamily;
-    const bool last_a = fa + qa == 0 && ta == 0, last_b = fb + qb == 0 && tb == 0;
-    if (last_a || last_b) {
-      if (last_a && last_b) {
-        *first_difference = KeyField::kNone;
-        return 0;
-      }
-      return last_a ? 1 : -1;
-    }
-    if ((c = Slice(pa + 3 + r, fa).compare(Slice(pb + 3 + r, fb))) != 0) return c;
-  }
-  if (from <= KeyField::kQualifier) {
-    *first_difference = KeyField::kQualifier;
-    if ((c = Slice(pa + 3 + r + fa, qa).compare(Slice(pb + 3 + r + fb, qb))) != 0) return c;
-  }
-  if (from <= KeyField::kTimestamp) {
-    *first_difference = KeyField::kTimestamp;
-    const int64_t tsa = static_cast<int64_t>(DecodeFixed64BE(a.end() - 9));
-    const int64_t tsb = static_cast<int64_t>(DecodeFixed64BE(b.end() - 9));
-    if (tsa != tsb) return tsa > tsb ? -1 : 1;  // newer first
-  }
-  *first_difference = KeyField::kType;
-  if (ta != tb) return ta > tb ? -1 : 1;  // higher type code first
-  *first_difference = KeyField::kNone;
-  return 0;
-}
-
 int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b) {
   KeyField unused;
   if (kind == ComparatorKind::kDefault && IsValidKey(a) && IsValidKey(b)) {

@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "hfile/coding.h"
+
 namespace hfile::region {
 
 int CompareForMerge(ComparatorKind kind, const Cell& a, size_t order_a, const Cell& b,

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <string>
 
-#include "hfile/coding.h"
 #include "hfile/slice.h"
 #include "hfile/types.h"
 
@@ -109,39 +108,6 @@ int CompareKeys(ComparatorKind kind, const Slice& a, const Slice& b, KeyField* f
 // every comparison (the writer checks each appended key once; the merge each input cell once).
 int CompareCheckedKeys(ComparatorKind kind, const Slice& a, const Slice& b,
                        KeyField* first_difference);
-// CompareCheckedKeys for the default comparator when the caller knows that a and b agree in
-// every field before `from` (as CompareKeys reports fields: the "last on row" mark is part of
-// the family), so that the compare starts there: a merge that knows where each cell differs from
-// the previous output compares only from that field on. REQUIRES IsValidKey(a), IsValidKey(b).
-// Inline from the qualifier on (the merge's common case: cells of one row from several files).
-int CompareCheckedKeysFromFamily(const Slice& a, const Slice& b, KeyField from,
-                                 KeyField* first_difference);
-inline int CompareCheckedKeysFrom(const Slice& a, const Slice& b, KeyField from,
-                                  KeyField* first_difference) {
-  if (from < KeyField::kQualifier) {
-    return CompareCheckedKeysFromFamily(a, b, from, first_difference);
-  }
-  // Equal rows and families: the qualifiers start at the same offset.
-  const size_t r = KeyRowLength(a);
-  const size_t o = 3 + r + a.byte(2 + r);
-  if (from == KeyField::kQualifier) {
-    *first_difference = KeyField::kQualifier;
-    const Slice qa(a.data() + o, a.size() - 9 - o), qb(b.data() + o, b.size() - 9 - o);
-    const int c = qa.compare(qb);
-    if (c != 0) return c;
-  }
-  if (from <= KeyField::kTimestamp) {
-    *first_difference = KeyField::kTimestamp;
-    const uint64_t ta = DecodeFixed64BE(a.end() - 9) ^ (uint64_t{1} << 63);
-    const uint64_t tb = DecodeFixed64BE(b.end() - 9) ^ (uint64_t{1} << 63);
-    if (ta != tb) return ta > tb ? -1 : 1;  // newer first (signed order)
-  }
-  *first_difference = KeyField::kType;
-  const uint8_t ya = a.byte(a.size() - 1), yb = b.byte(b.size() - 1);
-  if (ya != yb) return ya > yb ? -1 : 1;  // higher type code first
-  *first_difference = KeyField::kNone;
-  return 0;
-}
 // Row order only.
 int CompareRows(ComparatorKind kind, const Slice& a, const Slice& b);
 
