@@ -237,10 +237,9 @@ Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_va
   // Whether this cell starts a new block unless it is a duplicate key.
   const bool block_full = encoder->cell_count() > 0 && ShouldFinishBlock();
   if (entry_count > 0) {
-    // A known difference is checked where a block ends (it decides the block's last key and the
-    // next block's first); anywhere else it stands for the compare.
-    if (known != nullptr && kind != ComparatorKind::kRawBytes &&
-        !(*known != KeyField::kNone && block_full)) {
+    // A known difference is checked where a block may end (it decides the block's last key and
+    // the next block's first); anywhere else it stands for the compare.
+    if (known != nullptr && kind != ComparatorKind::kRawBytes && !block_full) {
       differs = *known;
       duplicate = differs == KeyField::kNone;
     } else {
@@ -287,20 +286,17 @@ Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_va
   return Status::OK();
 }
 
-Status Writer::Append(const Cell& cell) {
-  Rep* r = rep_.get();
-  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
-  HFILE_RETURN_IF_ERROR(r->AddCell(cell, r->last_key, false));
-  r->last_key.assign(cell.key.data(), cell.key.size());
+Status Writer::Rep::AppendOne(const Cell& cell, const KeyField* known) {
+  if (failed || finished) return Status::InvalidArgument("writer is finished or failed");
+  HFILE_RETURN_IF_ERROR(AddCell(cell, last_key, false, known));
+  last_key.assign(cell.key.data(), cell.key.size());
   return Status::OK();
 }
 
+Status Writer::Append(const Cell& cell) { return rep_->AppendOne(cell, nullptr); }
+
 Status Writer::AppendAfter(const Cell& cell, KeyField first_difference) {
-  Rep* r = rep_.get();
-  if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
-  HFILE_RETURN_IF_ERROR(r->AddCell(cell, r->last_key, false, &first_difference));
-  r->last_key.assign(cell.key.data(), cell.key.size());
-  return Status::OK();
+  return rep_->AppendOne(cell, &first_difference);
 }
 
 Status Writer::AppendBatch(const CellBatch& batch) {

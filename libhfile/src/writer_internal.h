@@ -79,6 +79,8 @@ struct Writer::Rep {
   // nullptr: compared here.
   Status AddCell(const Cell& cell, const Slice& prev_key, bool key_valid,
                  const KeyField* known = nullptr);
+  // Append / AppendAfter: AddCell after last_key, which then becomes the cell's key.
+  Status AppendOne(const Cell& cell, const KeyField* known);
   Status WriteInlineBlocks(bool closing);
   // `differs`: the first key field that differs from the previous cell (kRow for the first).
   void AddToBlooms(const Cell& cell, KeyField differs);

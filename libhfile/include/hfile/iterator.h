@@ -38,8 +38,8 @@ class CellIterator {
   // When the iterator knows it without comparing (a merge learns it from its own comparisons):
   // true, with (in *first_difference) the first field in which the current cell's key differs
   // from the previous cell's it produced (kNone: equal keys), the current key sorting after the
-  // previous one. False
-  // when it does not know: the default, the first cell, and after a Seek. REQUIRES: Valid()
+  // previous one. False when it does not know: the default, the first cell, and after a Seek.
+  // REQUIRES: Valid()
   virtual bool KeyDifference(KeyField* /*first_difference*/) const { return false; }
 };
 

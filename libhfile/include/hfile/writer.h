@@ -123,7 +123,7 @@ class Writer {
   // Append for a caller that knows how `cell` follows the previous cell appended: its key sorts
   // after the previous one and first differs from it in `first_difference` (kNone: equal keys),
   // as a verified merge knows from its own comparisons (CellIterator::KeyDifference). The order
-  // compare is then made only where a data block ends, and a wrong claim found there is
+  // compare is then made only where the data block is full, and a wrong claim found there is
   // InvalidArgument; elsewhere the claim is trusted (the tools re-read every output).
   Status AppendAfter(const Cell& cell, KeyField first_difference);
 
