@@ -35,27 +35,18 @@ size_t KeyValueSize(const Cell& cell, const CellFormat& format) {
 }
 
 size_t EncodeKeyValue(char* dst, const Cell& cell, const CellFormat& format) {
-  char* p = dst;
-  EncodeFixed32BE(p, static_cast<uint32_t>(cell.key.size()));
-  EncodeFixed32BE(p + 4, static_cast<uint32_t>(cell.value.size()));
-  p += 8;
-  std::memcpy(p, cell.key.data(), cell.key.size());
-  p += cell.key.size();
-  if (!cell.value.empty()) std::memcpy(p, cell.value.data(), cell.value.size());
-  p += cell.value.size();
   if (format.include_tags) {
-    EncodeFixed16BE(p, static_cast<uint16_t>(cell.tags.size()));
-    if (!cell.tags.empty()) std::memcpy(p + 2, cell.tags.data(), cell.tags.size());
-    p += 2 + cell.tags.size();
+    return format.include_mvcc ? EncodeKeyValueAs<true, true>(dst, cell)
+                               : EncodeKeyValueAs<true, false>(dst, cell);
   }
-  if (format.include_mvcc) p += EncodeVLong(p, static_cast<int64_t>(cell.sequence_id));
-  return static_cast<size_t>(p - dst);
+  return format.include_mvcc ? EncodeKeyValueAs<false, true>(dst, cell)
+                             : EncodeKeyValueAs<false, false>(dst, cell);
 }
 
 void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format) {
   const size_t old = dst->size();
-  dst->resize(old + KeyValueSize(cell, format));
-  EncodeKeyValue(dst->data() + old, cell, format);
+  dst->resize(old + KeyValueSize(cell, format) + kMaxVLongSize);
+  dst->resize(old + EncodeKeyValue(dst->data() + old, cell, format));
 }
 
 Result<std::unique_ptr<DataBlockDecoder>> NewDataBlockDecoder(DataBlockEncoding encoding,

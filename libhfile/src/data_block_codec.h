@@ -92,7 +92,8 @@ std::unique_ptr<DataBlockEncoder> NewDataBlockEncoder(DataBlockEncoding encoding
 void AppendKeyValue(std::string* dst, const Cell& cell, const CellFormat& format);
 // Size AppendKeyValue would append.
 size_t KeyValueSize(const Cell& cell, const CellFormat& format);
-// Writes the KeyValue at dst (KeyValueSize bytes of room); returns the bytes written.
+// Writes the KeyValue at dst, which has room for KeyValueSize + kMaxVLongSize bytes (the
+// memstoreTS is stored as one 8-byte word); returns the bytes written (KeyValueSize).
 size_t EncodeKeyValue(char* dst, const Cell& cell, const CellFormat& format);
 
 }  // namespace hfile

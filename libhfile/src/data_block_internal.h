@@ -2,6 +2,7 @@
 #ifndef HFILE_SRC_DATA_BLOCK_INTERNAL_H_
 #define HFILE_SRC_DATA_BLOCK_INTERNAL_H_
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -22,17 +23,18 @@ Status CellCorruption(size_t ordinal, size_t offset, const char* what);
 // klen + vlen + 8 [+ 2 + tagsLength] [+ vlong size of the sequence id].
 size_t UnencodedCellSize(const Cell& cell, const CellFormat& format);
 
-// Parses one plain KeyValue (NONE / ROW_INDEX_V1 layout) from the front of *in. On malformed
-// input returns false and sets *why; *in is then unspecified.
+// Parses one plain KeyValue (NONE / ROW_INDEX_V1 layout) at *pp, before `end`, for a format
+// with (kTags) or without tags and with (kMvcc) or without a memstoreTS, and moves *pp past it.
+// On malformed input returns false and sets *why; *pp is then unspecified.
 //
-// Working on local pointers rather than through *in, because it runs once per cell of every
-// NONE / ROW_INDEX_V1 scan: every length is checked against the end of the block before
-// anything is read at it.
+// Every length is checked against the end of the block before anything is read at it. The
+// format is a template argument so that the batch loop (NoneDecoder::ReadAll), which runs once
+// per cell of every NONE scan, tests no flags per cell.
 // Forced inline: left to itself the compiler calls it through the PLT (in the batch loop too).
-[[gnu::always_inline]] inline bool ParseKeyValue(Slice* in, const CellFormat& format, Cell* cell,
-                                                 const char** why) {
-  const char* p = in->data();
-  const char* const end = in->end();
+template <bool kTags, bool kMvcc>
+[[gnu::always_inline]] inline bool ParseKeyValueAs(const char** pp, const char* end, Cell* cell,
+                                                   const char** why) {
+  const char* p = *pp;
   if (end - p < 8) {
     *why = "truncated key/value lengths";
     return false;
@@ -60,7 +62,7 @@ size_t UnencodedCellSize(const Cell& cell, const CellFormat& format);
   cell->value = Slice(p + klen, vlen);
   p += size_t{klen} + vlen;
   cell->tags = Slice();
-  if (format.include_tags) {
+  if constexpr (kTags) {
     if (end - p < 2) {
       *why = "truncated tags length";
       return false;
@@ -75,7 +77,7 @@ size_t UnencodedCellSize(const Cell& cell, const CellFormat& format);
     p += tlen;
   }
   cell->sequence_id = 0;
-  if (format.include_mvcc) {
+  if constexpr (kMvcc) {
     int64_t ts;
     p = DecodeVLong(p, end, &ts);
     if (p == nullptr) {
@@ -84,8 +86,59 @@ size_t UnencodedCellSize(const Cell& cell, const CellFormat& format);
     }
     cell->sequence_id = static_cast<uint64_t>(ts);
   }
-  *in = Slice(p, static_cast<size_t>(end - p));
+  *pp = p;
   return true;
+}
+
+// ParseKeyValueAs for a format known at run time, from the front of *in (one cell at a time).
+[[gnu::always_inline]] inline bool ParseKeyValue(Slice* in, const CellFormat& format, Cell* cell,
+                                                 const char** why) {
+  const char* p = in->data();
+  const char* const end = in->end();
+  bool ok;
+  if (format.include_tags) {
+    ok = format.include_mvcc ? ParseKeyValueAs<true, true>(&p, end, cell, why)
+                             : ParseKeyValueAs<true, false>(&p, end, cell, why);
+  } else {
+    ok = format.include_mvcc ? ParseKeyValueAs<false, true>(&p, end, cell, why)
+                             : ParseKeyValueAs<false, false>(&p, end, cell, why);
+  }
+  if (ok) *in = Slice(p, static_cast<size_t>(end - p));
+  return ok;
+}
+
+// Writes the KeyValue of `cell` at dst, for a format with (kTags) or without tags and with
+// (kMvcc) or without a memstoreTS; returns the bytes written. REQUIRES: room for
+// KeyValueBound<kTags, kMvcc>(cell) bytes at dst.
+template <bool kTags, bool kMvcc>
+[[gnu::always_inline]] inline size_t EncodeKeyValueAs(char* dst, const Cell& cell) {
+  char* p = dst;
+  const size_t klen = cell.key.size(), vlen = cell.value.size();
+  EncodeFixed32BE(p, static_cast<uint32_t>(klen));
+  EncodeFixed32BE(p + 4, static_cast<uint32_t>(vlen));
+  p += 8;
+  if (cell.key.data() + klen == cell.value.data()) {
+    std::memcpy(p, cell.key.data(), klen + vlen);  // adjacent, as a NONE block holds them
+  } else {
+    std::memcpy(p, cell.key.data(), klen);
+    if (vlen != 0) std::memcpy(p + klen, cell.value.data(), vlen);
+  }
+  p += klen + vlen;
+  if constexpr (kTags) {
+    EncodeFixed16BE(p, static_cast<uint16_t>(cell.tags.size()));
+    if (!cell.tags.empty()) std::memcpy(p + 2, cell.tags.data(), cell.tags.size());
+    p += 2 + cell.tags.size();
+  }
+  if constexpr (kMvcc) p += EncodeVLong(p, static_cast<int64_t>(cell.sequence_id));
+  return static_cast<size_t>(p - dst);
+}
+
+// Room EncodeKeyValueAs may need: the exact size but for the memstoreTS, counted at its longest
+// (so that no VLongSize is computed per cell).
+template <bool kTags, bool kMvcc>
+inline size_t KeyValueBound(const Cell& cell) {
+  return 8 + cell.key.size() + cell.value.size() + (kTags ? 2 + cell.tags.size() : 0) +
+         (kMvcc ? kMaxVLongSize : 0);
 }
 
 // NONE blocks: a run of plain KeyValues. Visible here (and final) so that the file iterator can
@@ -116,31 +169,44 @@ class NoneDecoder final : public DataBlockDecoder {
 
   const Status& status() const override { return status_; }
 
-  // Appends the remaining cells to *batch: Next's loop, with the position in a local so that
-  // the stores into the batch's cells cannot alias it.
+  // Appends the remaining cells to *batch: Next's loop for this block's format, with the
+  // position and the cell pointer in locals that the stores into the cells cannot alias.
   void ReadAll(CellBatch* batch) {
     if (!status_.ok()) return;
-    Slice in = in_;
-    const char* why = nullptr;
-    // No KeyValue is shorter than its two lengths and a 12-byte key: room for every cell the
-    // rest of the block can hold, so that the loop adds without a capacity check.
-    batch->Reserve(in.size() / (8 + kKeyInfrastructureSize) + 1);
-    const size_t first = batch->size();
-    while (!in.empty()) {
-      const Slice before = in;
-      if (!ParseKeyValue(&in, format_, batch->AddReserved(), &why)) {
-        batch->RemoveLast();
-        ordinal_ += batch->size() - first;
-        status_ = CellCorruption(ordinal_, static_cast<size_t>(before.data() - body_.data()), why);
-        in_ = Slice();
-        return;
-      }
+    if (format_.include_tags) {
+      format_.include_mvcc ? ReadAllAs<true, true>(batch) : ReadAllAs<true, false>(batch);
+    } else {
+      format_.include_mvcc ? ReadAllAs<false, true>(batch) : ReadAllAs<false, false>(batch);
     }
-    ordinal_ += batch->size() - first;
-    in_ = in;
   }
 
  private:
+  template <bool kTags, bool kMvcc>
+  void ReadAllAs(CellBatch* batch) {
+    const char* p = in_.data();
+    const char* const end = in_.end();
+    // No KeyValue is shorter than its two lengths and a 12-byte key: room for every cell the
+    // rest of the block can hold, so that the loop adds without a capacity check.
+    batch->Reserve(in_.size() / (8 + kKeyInfrastructureSize) + 1);
+    Cell* const first = batch->reserved();
+    Cell* cell = first;
+    const char* why = nullptr;
+    while (p != end) {
+      const char* const at = p;
+      if (!ParseKeyValueAs<kTags, kMvcc>(&p, end, cell, &why)) {
+        batch->AddReserved(static_cast<size_t>(cell - first));
+        ordinal_ += static_cast<size_t>(cell - first);
+        status_ = CellCorruption(ordinal_, static_cast<size_t>(at - body_.data()), why);
+        in_ = Slice();
+        return;
+      }
+      ++cell;
+    }
+    batch->AddReserved(static_cast<size_t>(cell - first));
+    ordinal_ += static_cast<size_t>(cell - first);
+    in_ = Slice(end, 0);
+  }
+
   const CellFormat format_;
   Slice body_, in_;
   size_t ordinal_ = 0;

@@ -8,10 +8,11 @@
 namespace hfile {
 namespace {
 
+// The format is a template argument, so that Add, which runs once per written cell, tests no
+// flags and computes no exact size before it copies.
+template <bool kTags, bool kMvcc>
 class NoneEncoder final : public DataBlockEncoder {
  public:
-  explicit NoneEncoder(const CellFormat& format) : format_(format) {}
-
   void Reset() override {
     used_ = 0;
     count_ = 0;
@@ -19,9 +20,9 @@ class NoneEncoder final : public DataBlockEncoder {
   // Cells are encoded straight into data_, which grows by doubling (zero-filled once per
   // growth, not per cell) with used_ marking the end of the block so far.
   void Add(const Cell& cell) override {
-    const size_t n = KeyValueSize(cell, format_);
-    if (used_ + n > data_.size()) data_.resize(std::max(used_ + n, 2 * data_.size()));
-    used_ += EncodeKeyValue(data_.data() + used_, cell, format_);
+    const size_t bound = KeyValueBound<kTags, kMvcc>(cell);
+    if (used_ + bound > data_.size()) data_.resize(std::max(used_ + bound, 2 * data_.size()));
+    used_ += EncodeKeyValueAs<kTags, kMvcc>(data_.data() + used_, cell);
     ++count_;
   }
   size_t UnencodedSize() const override { return used_; }
@@ -41,7 +42,6 @@ class NoneEncoder final : public DataBlockEncoder {
   Slice FinishBlock(std::string* /*scratch*/) override { return Slice(data_.data(), used_); }
 
  private:
-  const CellFormat format_;
   std::string data_;
   size_t used_ = 0;
   size_t count_ = 0;
@@ -53,7 +53,12 @@ std::unique_ptr<DataBlockDecoder> NewNoneDecoder(const CellFormat& format) {
   return std::make_unique<NoneDecoder>(format);
 }
 std::unique_ptr<DataBlockEncoder> NewNoneEncoder(const CellFormat& format) {
-  return std::make_unique<NoneEncoder>(format);
+  if (format.include_tags) {
+    if (format.include_mvcc) return std::make_unique<NoneEncoder<true, true>>();
+    return std::make_unique<NoneEncoder<true, false>>();
+  }
+  if (format.include_mvcc) return std::make_unique<NoneEncoder<false, true>>();
+  return std::make_unique<NoneEncoder<false, false>>();
 }
 
 }  // namespace hfile

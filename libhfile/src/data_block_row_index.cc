@@ -123,7 +123,7 @@ class RowIndexEncoder final : public DataBlockEncoder {
       prev_row_at_ = used_ + 8 + 2;  // klen, vlen, row length
       prev_row_len_ = row.size();
     }
-    const size_t n = KeyValueSize(cell, format_);
+    const size_t n = KeyValueSize(cell, format_) + kMaxVLongSize;  // EncodeKeyValue's room
     if (used_ + n > data_.size()) data_.resize(std::max(used_ + n, 2 * data_.size()));
     used_ += EncodeKeyValue(data_.data() + used_, cell, format_);
     ++count_;

@@ -51,12 +51,13 @@ class CellBatch {
     return &cells_[size_++];
   }
 
-  // Makes room for n more cells, so that that many AddReserved() calls need no capacity check.
+  // Makes room for n more cells, which a decoder's loop fills in place from reserved() and then
+  // counts in with AddReserved(k), k <= n: no capacity check or size update per cell.
   void Reserve(size_t n) {
     if (size_ + n > cells_.size()) cells_.resize(std::max(size_ + n, 2 * cells_.size()));
   }
-  // Add() for a cell Reserve() made room for.
-  Cell* AddReserved() { return &cells_[size_++]; }
+  Cell* reserved() { return cells_.data() + size_; }
+  void AddReserved(size_t k) { size_ += k; }
 
   // Drops the last cell. REQUIRES: !empty()
   void RemoveLast() { --size_; }

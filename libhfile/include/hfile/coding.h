@@ -91,7 +91,9 @@ inline int EncodeVLong(char* dst, int64_t v) {
   }
   const int n = 8 - __builtin_clzll(u) / 8;  // u != 0 here
   dst[0] = static_cast<char>(len - n);
-  for (int i = 0; i < n; ++i) dst[1 + i] = static_cast<char>(u >> (8 * (n - 1 - i)));
+  // The n payload bytes as one big-endian 8-byte store, shifted so that they come first (the
+  // bytes after them are within the room and not part of the VLong).
+  EncodeFixed64BE(dst + 1, u << (8 * (8 - n)));
   return 1 + n;
 }
 void PutVLong(std::string* dst, int64_t v);
