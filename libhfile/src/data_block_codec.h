@@ -68,10 +68,10 @@ class DataBlockEncoder {
   virtual void Add(const Cell& cell) = 0;
   // Bytes the cells added since Reset would take unencoded (klen+vlen+8 [+2+tags] [+vlong]):
   // what HBase compares with the block size to close a block.
-  virtual size_t UnencodedSize() const = 0;
+  size_t UnencodedSize() const { return unencoded_; }
   // Bytes the encoded body would take now (approximately, for the encoded size limit).
-  virtual size_t EncodedSize() const = 0;
-  virtual size_t cell_count() const = 0;
+  size_t EncodedSize() const { return encoded_; }
+  size_t cell_count() const { return count_; }
   // Appends the finished body (for encoded blocks starting with the 2-byte id) to *body.
   virtual void Finish(std::string* body) = 0;
   // The finished body as a view, valid until the next Reset or Add; `scratch` may hold it. The
@@ -82,6 +82,13 @@ class DataBlockEncoder {
     Finish(scratch);
     return Slice(*scratch);
   }
+
+ protected:
+  // The three sizes above, set by each encoder's Reset and Add (and kept by Finish), so that the
+  // writer's per-cell test of whether the block is full makes no virtual call.
+  size_t unencoded_ = 0;
+  size_t encoded_ = 0;
+  size_t count_ = 0;
 };
 
 // nullptr for PREFIX_TREE (and ids the format does not define).

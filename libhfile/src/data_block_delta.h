@@ -76,11 +76,9 @@ class DeltaBlockEncoder : public DataBlockEncoder {
 
   void Reset() override;
   void Add(const Cell& cell) override;
-  size_t UnencodedSize() const override { return unencoded_; }
-  // Bytes written for the cells so far (EncodingState.encodedDataSizeWritten): the body without
-  // the 6 bytes of id and unencodedSize.
-  size_t EncodedSize() const override { return encoded_; }
-  size_t cell_count() const override { return count_; }
+  // EncodedSize() is the bytes written for the cells so far
+  // (EncodingState.encodedDataSizeWritten): the body without the 6 bytes of id and unencodedSize,
+  // i.e. used_ - kHeaderSize as of the last Add.
   void Finish(std::string* body) override;
   // The body in place in buf_ (valid until the next Reset or Add).
   Slice FinishBlock(std::string* scratch) override;
@@ -105,7 +103,6 @@ class DeltaBlockEncoder : public DataBlockEncoder {
   size_t used_ = kHeaderSize;
   // The previous cell's key when count_ > 0.
   Slice prev_key() const { return Slice(prev_key_.data(), prev_key_len_); }
-  size_t count_ = 0;
 
  private:
   // Room for n more bytes after used_.
@@ -121,8 +118,6 @@ class DeltaBlockEncoder : public DataBlockEncoder {
 
   const DataBlockEncoding encoding_;
   const CellFormat format_;
-  size_t unencoded_ = 0;
-  size_t encoded_ = 0;  // used_ - kHeaderSize as of the last Add; kept by Finish
   TagDictionary dict_;
   std::string tags_buf_;  // one cell's compressed tags
 };

@@ -15,7 +15,7 @@ class NoneEncoder final : public DataBlockEncoder {
  public:
   void Reset() override {
     used_ = 0;
-    count_ = 0;
+    unencoded_ = encoded_ = count_ = 0;
   }
   // Cells are encoded straight into data_, which grows by doubling (zero-filled once per
   // growth, not per cell) with used_ marking the end of the block so far.
@@ -23,11 +23,9 @@ class NoneEncoder final : public DataBlockEncoder {
     const size_t bound = KeyValueBound<kTags, kMvcc>(cell);
     if (used_ + bound > data_.size()) data_.resize(std::max(used_ + bound, 2 * data_.size()));
     used_ += EncodeKeyValueAs<kTags, kMvcc>(data_.data() + used_, cell);
+    unencoded_ = encoded_ = used_;
     ++count_;
   }
-  size_t UnencodedSize() const override { return used_; }
-  size_t EncodedSize() const override { return used_; }
-  size_t cell_count() const override { return count_; }
   void Finish(std::string* body) override {
     data_.resize(used_);
     // Hand the cells over without copying when the caller starts from an empty body; the
@@ -44,7 +42,6 @@ class NoneEncoder final : public DataBlockEncoder {
  private:
   std::string data_;
   size_t used_ = 0;
-  size_t count_ = 0;
 };
 
 }  // namespace

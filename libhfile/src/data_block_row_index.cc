@@ -114,7 +114,7 @@ class RowIndexEncoder final : public DataBlockEncoder {
   void Reset() override {
     used_ = kIdSize;
     row_offsets_.clear();
-    count_ = 0;
+    unencoded_ = encoded_ = count_ = 0;
   }
   void Add(const Cell& cell) override {
     const Slice row = cell.row();
@@ -126,11 +126,10 @@ class RowIndexEncoder final : public DataBlockEncoder {
     const size_t n = KeyValueSize(cell, format_) + kMaxVLongSize;  // EncodeKeyValue's room
     if (used_ + n > data_.size()) data_.resize(std::max(used_ + n, 2 * data_.size()));
     used_ += EncodeKeyValue(data_.data() + used_, cell, format_);
+    unencoded_ = used_ - kIdSize;
+    encoded_ = unencoded_ + 4 * row_offsets_.size();
     ++count_;
   }
-  size_t UnencodedSize() const override { return used_ - kIdSize; }
-  size_t EncodedSize() const override { return used_ - kIdSize + 4 * row_offsets_.size(); }
-  size_t cell_count() const override { return count_; }
   void Finish(std::string* body) override {
     data_.resize(used_);
     EncodeFixed16BE(data_.data(), kId);
@@ -152,7 +151,6 @@ class RowIndexEncoder final : public DataBlockEncoder {
   size_t used_ = kIdSize;
   std::vector<uint32_t> row_offsets_;
   size_t prev_row_at_ = 0, prev_row_len_ = 0;
-  size_t count_ = 0;
 };
 
 }  // namespace

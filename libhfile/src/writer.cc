@@ -288,8 +288,8 @@ Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_va
 
 Status Writer::Rep::AppendOne(const Cell& cell, const KeyField* known) {
   if (failed || finished) return Status::InvalidArgument("writer is finished or failed");
-  HFILE_RETURN_IF_ERROR(AddCell(cell, last_key, false, known));
-  last_key.assign(cell.key.data(), cell.key.size());
+  HFILE_RETURN_IF_ERROR(AddCell(cell, last_key.slice(), false, known));
+  last_key.Assign(cell.key);
   return Status::OK();
 }
 
@@ -306,14 +306,14 @@ Status Writer::AppendBatch(const CellBatch& batch) {
   // Each cell's predecessor is the one before it in the batch (a view, no copy); last_key is
   // brought up to date once, after the batch or before the cell that fails.
   const bool valid = batch.keys_valid();
-  HFILE_RETURN_IF_ERROR(r->AddCell(batch[0], r->last_key, valid));
+  HFILE_RETURN_IF_ERROR(r->AddCell(batch[0], r->last_key.slice(), valid));
   for (size_t i = 1; i < batch.size(); ++i) {
     if (Status s = r->AddCell(batch[i], batch[i - 1].key, valid); !s.ok()) {
-      r->last_key.assign(batch[i - 1].key.data(), batch[i - 1].key.size());
+      r->last_key.Assign(batch[i - 1].key);
       return s;
     }
   }
-  r->last_key.assign(batch.back().key.data(), batch.back().key.size());
+  r->last_key.Assign(batch.back().key);
   return Status::OK();
 }
 
@@ -327,7 +327,7 @@ Status Writer::Finish(WriterStats* stats) {
   Rep* r = rep_.get();
   if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
   auto fail = [r](Status s) { return r->Fail(std::move(s)); };
-  Status s = r->FinishDataBlock(r->last_key);
+  Status s = r->FinishDataBlock(r->last_key.slice());
   if (s.ok()) s = r->WriteInlineBlocks(true);
   if (!s.ok()) return fail(s);
 

@@ -29,7 +29,7 @@ void Writer::Rep::BuildFileInfo(FileInfo* info) const {
     info->SetInt64(k::kMaxMemstoreTs, static_cast<int64_t>(max_memstore_ts));
     info->SetInt32(k::kKeyValueVersion, k::kKeyValueVersionWithMvcc);
   }
-  if (entry_count > 0) info->Set(k::kLastKey, last_key);
+  if (entry_count > 0) info->Set(k::kLastKey, last_key.slice());
   const int64_t n = static_cast<int64_t>(entry_count);
   info->SetInt32(k::kAvgKeyLen, n == 0 ? 0 : static_cast<int32_t>(total_key_length / n));
   info->SetInt64(k::kCreateTimeTs, o.create_time_ms);

@@ -2,7 +2,9 @@
 #ifndef HFILE_SRC_WRITER_INTERNAL_H_
 #define HFILE_SRC_WRITER_INTERNAL_H_
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -17,6 +19,22 @@
 #include "index_writer.h"
 
 namespace hfile {
+
+// A copy of a key in a buffer that only grows: keeping each appended cell's key is then one
+// memcpy (std::string::assign cost about as much again, once per cell).
+class KeyCopy {
+ public:
+  void Assign(const Slice& key) {
+    if (key.size() > buf_.size()) buf_.resize(std::max(key.size(), 2 * buf_.size()));
+    if (!key.empty()) std::memcpy(buf_.data(), key.data(), key.size());
+    size_ = key.size();
+  }
+  Slice slice() const { return Slice(buf_.data(), size_); }
+
+ private:
+  std::string buf_;
+  size_t size_ = 0;
+};
 
 struct Writer::Rep {
   WriterOptions options;
@@ -41,7 +59,7 @@ struct Writer::Rep {
   bool has_delete_family_row = false;
 
   // HFileWriterImpl state.
-  std::string last_key;                // lastCell (in AppendBatch: as of the batch's start)
+  KeyCopy last_key;                    // lastCell (in AppendBatch: as of the batch's start)
   std::string first_key_in_block;      // firstCellInBlock
   std::string prev_block_last_key;     // lastCellOfPreviousBlock
   bool has_prev_block = false;
