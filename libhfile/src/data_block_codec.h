@@ -51,6 +51,12 @@ class DataBlockDecoder {
   // needs no copy; nullptr goes back to its own buffers. False (and nothing changes) when the
   // decoder does not build keys, or not this way.
   virtual bool BuildKeysIn(CellBatch* /*arena*/) { return false; }
+
+  // Appends the cells after the last one Next returned to *batch, as views that stay valid until
+  // the batch is cleared (while the body lives), and returns true; false, with nothing read,
+  // where the decoder leaves that to its caller's Next loop. Stops at the end of the block or at
+  // the first malformed cell (status() tells).
+  virtual bool ReadAll(CellBatch* /*batch*/) { return false; }
 };
 
 // The decoder for blocks of `encoding` (kNone for DATABLK* blocks). NotSupported for PREFIX_TREE.

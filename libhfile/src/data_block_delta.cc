@@ -210,46 +210,4 @@ bool DeltaBlockDecoder::Next(Cell* cell) {
   return true;
 }
 
-bool DeltaBlockDecoder::DecodeSuffix(Cell* cell, const char** why) {
-  if (!IsValidKey(key_)) {
-    *why = "row/family lengths inconsistent with the key length";
-    return false;
-  }
-  cell->tags = Slice();
-  if (format_.include_tags) {
-    uint32_t tags_length;
-    if (!GetCompressedInt(&in_, &tags_length)) {
-      *why = "bad tags length";
-      return false;
-    }
-    if (tags_length > kMaxTagsLength) {
-      *why = "tags length > 65535";
-      return false;
-    }
-    if (tags_length > 0) {
-      if (format_.tags_compressed) {
-        if (!UncompressTags(&in_, tags_length, &dict_, &tags_buf_, why)) return false;
-        cell->tags = Slice(tags_buf_);
-      } else {
-        if (tags_length > in_.size()) {
-          *why = "truncated tags";
-          return false;
-        }
-        cell->tags = Slice(in_.data(), tags_length);
-        in_.remove_prefix(tags_length);
-      }
-    }
-  }
-  cell->sequence_id = 0;
-  if (format_.include_mvcc) {
-    int64_t v;
-    if (!GetVLong(&in_, &v)) {
-      *why = "bad memstoreTS vlong";
-      return false;
-    }
-    cell->sequence_id = static_cast<uint64_t>(v);
-  }
-  return true;
-}
-
 }  // namespace hfile

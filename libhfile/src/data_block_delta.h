@@ -137,6 +137,28 @@ class DeltaBlockDecoder : public DataBlockDecoder {
   // the first cell. On malformed input sets *why and returns false.
   virtual bool DecodeKeyValue(const char** why) = 0;
 
+  // ReadAll for DIFF and FAST_DIFF, whose keys are built in the batch's arena (BuildKeysIn) and
+  // whose values and plain tags lie in the body: `decode` is the final decoder's DecodeKeyValue,
+  // called directly, and no cell is copied but for compressed tags (in tags_buf_).
+  template <class DecodeFn>
+  bool ReadAllWith(CellBatch* batch, DecodeFn decode) {
+    const char* why = nullptr;
+    while (status_.ok() && !in_.empty()) {
+      Cell* out = batch->Add();
+      if (!decode(&why) || !DecodeSuffix(out, &why)) {
+        batch->RemoveLast();
+        status_ = CellCorruption(ordinal_, offset(), why);
+        in_ = Slice();
+        break;
+      }
+      out->key = key_;
+      out->value = value_;
+      if (format_.tags_compressed && !out->tags.empty()) out->tags = batch->Copy(out->tags);
+      ++ordinal_;
+    }
+    return true;
+  }
+
   // Reads n bytes from in_ into *dst (appending); false if in_ is too short.
   bool Read(size_t n, std::string* dst);
   size_t offset() const { return in_.data() - body_.data(); }
@@ -148,7 +170,48 @@ class DeltaBlockDecoder : public DataBlockDecoder {
   Status status_;
 
  private:
-  bool DecodeSuffix(Cell* cell, const char** why);
+  // Tags and memstoreTS after the key and value, and the key's check. Inline: once per cell.
+  [[gnu::always_inline]] bool DecodeSuffix(Cell* cell, const char** why) {
+    if (!IsValidKey(key_)) {
+      *why = "row/family lengths inconsistent with the key length";
+      return false;
+    }
+    cell->tags = Slice();
+    if (format_.include_tags) {
+      uint32_t tags_length;
+      if (!GetCompressedInt(&in_, &tags_length)) {
+        *why = "bad tags length";
+        return false;
+      }
+      if (tags_length > kMaxTagsLength) {
+        *why = "tags length > 65535";
+        return false;
+      }
+      if (tags_length > 0) {
+        if (format_.tags_compressed) {
+          if (!UncompressTags(&in_, tags_length, &dict_, &tags_buf_, why)) return false;
+          cell->tags = Slice(tags_buf_);
+        } else {
+          if (tags_length > in_.size()) {
+            *why = "truncated tags";
+            return false;
+          }
+          cell->tags = Slice(in_.data(), tags_length);
+          in_.remove_prefix(tags_length);
+        }
+      }
+    }
+    cell->sequence_id = 0;
+    if (format_.include_mvcc) {
+      int64_t v;
+      if (!GetVLong(&in_, &v)) {
+        *why = "bad memstoreTS vlong";
+        return false;
+      }
+      cell->sequence_id = static_cast<uint64_t>(v);
+    }
+    return true;
+  }
 
   const DataBlockEncoding encoding_;
   const CellFormat format_;
@@ -183,12 +246,11 @@ inline bool DiffKeyLengthFits(uint32_t klen, const Slice& prev_key, const Slice&
 // instead, where it stays for the batch it goes into.
 class KeyBuffers {
  public:
-  // Room for a key of klen bytes in the buffer that is not current (or in the arena).
-  char* Build(uint32_t klen) {
+  // Room for a key of klen bytes in the buffer that is not current (or in the arena). Inline:
+  // once per decoded cell.
+  [[gnu::always_inline]] char* Build(uint32_t klen) {
     if (arena_ != nullptr) return built_ = arena_->Allocate(klen);
-    std::string& b = bufs_[1 - cur_];
-    if (b.size() < klen) b.resize(std::max<size_t>(klen, 2 * b.size()));
-    return b.data();
+    return BuildInBuffer(klen);
   }
   // The key just built becomes the current one.
   Slice Swap(uint32_t klen) {
@@ -199,6 +261,12 @@ class KeyBuffers {
   void set_arena(CellBatch* arena) { arena_ = arena; }
 
  private:
+  char* BuildInBuffer(uint32_t klen) {
+    std::string& b = bufs_[1 - cur_];
+    if (b.size() < klen) b.resize(std::max<size_t>(klen, 2 * b.size()));
+    return b.data();
+  }
+
   std::string bufs_[2];
   int cur_ = 0;
   CellBatch* arena_ = nullptr;

@@ -124,6 +124,12 @@ class DiffDecoder final : public DeltaBlockDecoder {
     keys_.set_arena(arena);
     return true;
   }
+  bool ReadAll(CellBatch* batch) override {
+    keys_.set_arena(batch);
+    ReadAllWith(batch, [this](const char** why) { return DecodeKeyValue(why); });
+    keys_.set_arena(nullptr);
+    return true;
+  }
 
  protected:
   bool StartBlock() override {

@@ -171,13 +171,14 @@ class NoneDecoder final : public DataBlockDecoder {
 
   // Appends the remaining cells to *batch: Next's loop for this block's format, with the
   // position and the cell pointer in locals that the stores into the cells cannot alias.
-  void ReadAll(CellBatch* batch) {
-    if (!status_.ok()) return;
+  bool ReadAll(CellBatch* batch) override {
+    if (!status_.ok()) return true;
     if (format_.include_tags) {
       format_.include_mvcc ? ReadAllAs<true, true>(batch) : ReadAllAs<true, false>(batch);
     } else {
       format_.include_mvcc ? ReadAllAs<false, true>(batch) : ReadAllAs<false, false>(batch);
     }
+    return true;
   }
 
  private:

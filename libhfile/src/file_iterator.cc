@@ -55,6 +55,7 @@ void BlockCellDecoder::ReadRest(const Cell& first, CellBatch* batch) {
     out->sequence_id = c.sequence_id;
   };
   add(first, false);  // its key was built before the arena was set
+  if (current_->ReadAll(batch)) return;
   // DIFF / FAST_DIFF build the following keys straight into the batch's arena.
   const bool keys_in_arena = current_->BuildKeysIn(batch);
   for (Cell c; current_->Next(&c);) add(c, keys_in_arena);

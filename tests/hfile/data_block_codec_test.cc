@@ -62,6 +62,37 @@ Status DecodeAll(DataBlockDecoder* dec, const Slice& body, std::vector<OwnedCell
   return dec->status();
 }
 
+// DecodeAll as a file's iterator reads a block: the first cell by Next, the rest by ReadAll
+// where the decoder has it (a batch of views, copied out only once the batch is complete).
+// *batched tells whether ReadAll took over.
+Status DecodeBatched(DataBlockDecoder* dec, const Slice& body, std::vector<OwnedCell>* out,
+                     bool* batched) {
+  out->clear();
+  *batched = false;
+  Status s = dec->Reset(body);
+  if (!s.ok()) return s;
+  Cell c;
+  if (!dec->Next(&c)) return dec->status();
+  out->push_back(OwnedCell{c.key.ToString(), c.value.ToString(), c.tags.ToString(),
+                           c.sequence_id});
+  CellBatch batch;
+  batch.Add()->value = Slice("a cell before the ones ReadAll appends");
+  if (dec->ReadAll(&batch)) {
+    *batched = true;
+    for (size_t i = 1; i < batch.size(); ++i) {
+      const Cell& b = batch[i];
+      out->push_back(OwnedCell{b.key.ToString(), b.value.ToString(), b.tags.ToString(),
+                               b.sequence_id});
+    }
+    return dec->status();
+  }
+  while (dec->Next(&c)) {
+    out->push_back(OwnedCell{c.key.ToString(), c.value.ToString(), c.tags.ToString(),
+                             c.sequence_id});
+  }
+  return dec->status();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Random cells as a file would hold them: sorted rows, one family, several qualifiers and
 // versions per row, all the awkward values.
@@ -185,6 +216,42 @@ TEST_P(CodecTest, RoundTrip) {
     Status s = DecodeAll(dec->get(), body, &got);
     ASSERT_TRUE(s.ok()) << s.ToString();
     ExpectSame(Expected(cells), got);
+    bool batched;
+    s = DecodeBatched(dec->get(), body, &got, &batched);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    ExpectSame(Expected(cells), got);
+    // The decoders that read a block's rest themselves (the file iterator's batches).
+    const bool reads_all = encoding() == DataBlockEncoding::kNone ||
+                           encoding() == DataBlockEncoding::kDiff ||
+                           encoding() == DataBlockEncoding::kFastDiff;
+    EXPECT_EQ(reads_all, batched);
+  }
+}
+
+// On damaged bodies too, ReadAll gives the cells Next gives and stops with the same error.
+TEST_P(CodecTest, ReadAllDecodesAsNextDoes) {
+  std::mt19937_64 rng(11);
+  auto cells = RandomCells(&rng, format(), 9);
+  for (auto& c : cells) c.value.resize(std::min<size_t>(c.value.size(), 20));
+  const std::string body = Encode(encoding(), format(), cells);
+  auto dec = NewDataBlockDecoder(encoding(), format());
+  ASSERT_TRUE(dec.ok());
+  std::vector<OwnedCell> want, got;
+  bool batched;
+  for (int i = 0; i < 2000; ++i) {
+    std::string bad = body;
+    if (i % 2 == 0) {
+      bad.resize(rng() % body.size());
+    } else {
+      for (int k = 1 + rng() % 3; k > 0; --k) {
+        bad[rng() % bad.size()] ^= static_cast<char>(1 + rng() % 255);
+      }
+    }
+    const Status a = DecodeAll(dec->get(), bad, &want);
+    const Status b = DecodeBatched(dec->get(), bad, &got, &batched);
+    ASSERT_EQ(a.ToString(), b.ToString()) << "damage " << i;
+    ExpectSame(want, got);
+    if (HasFatalFailure()) return;
   }
 }
 
