@@ -133,6 +133,10 @@ inline bool SameKey(ComparatorKind kind, const SortEntry& a, const SortEntry& b)
 // fast levels) cost 17 instructions per spilled byte and another 6 to read back, a fifth of a
 // bulk load; LZ4 a few, at a somewhat lower ratio (temp space is the input's size at most).
 constexpr size_t kBlockHeader = 8;
+// LZ4's acceleration for run blocks (1 is LZ4_compress_default): a run is read back once, soon,
+// so speed beats ratio. On the bench TSV (256 MiB at --memory 64M) 4 took 5% off a load's wall
+// time and spilled 8% more bytes.
+constexpr int kRunLz4Acceleration = 4;
 
 // A record in a run block, LevelDB style: varints of the key bytes shared with the previous
 // record's key in the block, the key's other bytes, the value and tag lengths, the sequence id
@@ -205,8 +209,8 @@ class RunWriter {
       return Status::InvalidArgument("cell too large for a sort run", path_);
     const size_t bound = static_cast<size_t>(LZ4_compressBound(static_cast<int>(raw)));
     if (out_.size() < kBlockHeader + bound) out_.resize(kBlockHeader + bound);
-    int z = LZ4_compress_default(pending_.get(), out_.data() + kBlockHeader,
-                                 static_cast<int>(raw), static_cast<int>(bound));
+    int z = LZ4_compress_fast(pending_.get(), out_.data() + kBlockHeader,
+                              static_cast<int>(raw), static_cast<int>(bound), kRunLz4Acceleration);
     uint32_t raw_len = static_cast<uint32_t>(raw);
     uint32_t stored = z > 0 && static_cast<size_t>(z) < raw ? static_cast<uint32_t>(z) : raw_len;
     if (stored == raw_len) std::memcpy(out_.data() + kBlockHeader, pending_.get(), raw);
