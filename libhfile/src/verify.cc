@@ -293,7 +293,13 @@ void Verifier::CheckCell(const Cell& cell, const Block& b, uint64_t ordinal) {
             fmt::format("cell {}: type {} is not a cell type HBase defines ({})", ordinal,
                         cell.type(), DescribeKey(cell.key, r_.comparator)));
   }
-  if (have_prev_ && r_.CompareKeys(prev_key_, cell.key) > 0 && order_errors_++ < 5) {
+  // Keyed: both keys passed IsValidKey (the previous one when it was kept), so the checked
+  // compare, without CompareKeys' two IsValidKey calls per cell.
+  KeyField unused;
+  const int order = !have_prev_ ? 0
+                    : keyed_    ? CompareCheckedKeys(r_.comparator, prev_key_, cell.key, &unused)
+                                : r_.CompareKeys(prev_key_, cell.key);
+  if (order > 0 && order_errors_++ < 5) {
     Problem(off, BlockTypeName(b.header.type), ProblemCode::kCellOutOfOrder,
             fmt::format("cell {} is out of order: {} after {}", ordinal,
                         DescribeKey(cell.key, r_.comparator), DescribeKey(prev_key_, r_.comparator)));

@@ -101,6 +101,40 @@ TEST(Verify, RowBloomChecksEveryRow) {
   EXPECT_EQ(false_negatives, report.problem_count) << "only false negatives";
 }
 
+// Two cells of a row exchanged in a data block (their keys are the same length, so the block
+// still parses): the verifier reports the second as out of order, naming both keys.
+TEST(Verify, CellsOutOfOrderAreReported) {
+  test::TestHFileOptions o;
+  o.checksum = ChecksumType::kNull;  // so that the order, not a checksum, is the damage
+  std::string bytes = test::BuildTestHFile(o);
+  // The first data block starts the file; its cells (NONE) follow the header.
+  const size_t c0 = kBlockHeaderSizeWithChecksum;
+  auto next_cell = [&](size_t at) {
+    const size_t klen = DecodeFixed32BE(bytes.data() + at);
+    const size_t vlen = DecodeFixed32BE(bytes.data() + at + 4);
+    const size_t mvcc = at + 8 + klen + vlen;
+    const int8_t b0 = static_cast<int8_t>(bytes[mvcc]);
+    return mvcc + (b0 >= -112 ? 1 : 1 + (b0 < -120 ? -120 - b0 : -112 - b0));
+  };
+  const size_t c1 = next_cell(c0), c2 = next_cell(c1);
+  const size_t klen = DecodeFixed32BE(bytes.data() + c1);
+  ASSERT_EQ(klen, DecodeFixed32BE(bytes.data() + c2));
+  std::string k1 = bytes.substr(c1 + 8, klen), k2 = bytes.substr(c2 + 8, klen);
+  ASSERT_LT(CompareKeys(ComparatorKind::kDefault, k1, k2), 0);
+  bytes.replace(c1 + 8, klen, k2);
+  bytes.replace(c2 + 8, klen, k1);
+  const std::string path = test::NewTempDir("verify-order") + "/f.hfile";
+  test::WriteFileOrDie(path, bytes);
+  VerifyReport report = VerifyFile(path, VerifyOptions{});
+  ASSERT_TRUE(report.open_status.ok());
+  std::string all;
+  for (const auto& p : report.problems) all += "\n  " + p.what;
+  ASSERT_EQ(report.problem_count, 1u) << all;
+  EXPECT_EQ(report.problems[0].code, ProblemCode::kCellOutOfOrder) << all;
+  EXPECT_EQ(report.problems[0].offset, 0);
+  EXPECT_NE(report.problems[0].what.find("cell 2 is out of order"), std::string::npos) << all;
+}
+
 TEST(VerifyDefects, C1_HadoopLz4PooledSmallBufferIsClean) {
   HFILE_REQUIRE_DEFECTS();
   VerifyReport r = VerifyFile(Defect("hadoop-lz4codec-pooled-small-buffer.hfile"), {});
