@@ -33,6 +33,11 @@ OwnedCell MakeCell(const std::string& row, const std::string& fam, const std::st
   return c;
 }
 
+// A decoded cell's bytes, kept after the decoder moves on.
+OwnedCell Own(const Cell& c) {
+  return OwnedCell{c.key.ToString(), c.value.ToString(), c.tags.ToString(), c.sequence_id};
+}
+
 std::string Tag(uint8_t type, const std::string& value) {
   std::string t;
   PutFixed16BE(&t, static_cast<uint16_t>(1 + value.size()));
@@ -56,8 +61,7 @@ Status DecodeAll(DataBlockDecoder* dec, const Slice& body, std::vector<OwnedCell
   if (!s.ok()) return s;
   Cell c;
   while (dec->Next(&c)) {
-    out->push_back(OwnedCell{c.key.ToString(), c.value.ToString(), c.tags.ToString(),
-                             c.sequence_id});
+    out->push_back(Own(c));
   }
   return dec->status();
 }
@@ -73,22 +77,18 @@ Status DecodeBatched(DataBlockDecoder* dec, const Slice& body, std::vector<Owned
   if (!s.ok()) return s;
   Cell c;
   if (!dec->Next(&c)) return dec->status();
-  out->push_back(OwnedCell{c.key.ToString(), c.value.ToString(), c.tags.ToString(),
-                           c.sequence_id});
+  out->push_back(Own(c));
   CellBatch batch;
   batch.Add()->value = Slice("a cell before the ones ReadAll appends");
   if (dec->ReadAll(&batch)) {
     *batched = true;
     for (size_t i = 1; i < batch.size(); ++i) {
-      const Cell& b = batch[i];
-      out->push_back(OwnedCell{b.key.ToString(), b.value.ToString(), b.tags.ToString(),
-                               b.sequence_id});
+      out->push_back(Own(batch[i]));
     }
     return dec->status();
   }
   while (dec->Next(&c)) {
-    out->push_back(OwnedCell{c.key.ToString(), c.value.ToString(), c.tags.ToString(),
-                             c.sequence_id});
+    out->push_back(Own(c));
   }
   return dec->status();
 }
