@@ -46,12 +46,6 @@ class DataBlockDecoder {
 
   virtual const Status& status() const = 0;
 
-  // While `arena` is set, builds the keys of the cells Next returns in it (each its own bytes,
-  // valid until the arena is cleared) instead of in buffers it reuses, so that a batch of them
-  // needs no copy; nullptr goes back to its own buffers. False (and nothing changes) when the
-  // decoder does not build keys, or not this way.
-  virtual bool BuildKeysIn(CellBatch* /*arena*/) { return false; }
-
   // Appends the cells after the last one Next returned to *batch, as views that stay valid until
   // the batch is cleared (while the body lives), and returns true; false, with nothing read,
   // where the decoder leaves that to its caller's Next loop. Stops at the end of the block or at

@@ -137,7 +137,7 @@ class DeltaBlockDecoder : public DataBlockDecoder {
   // the first cell. On malformed input sets *why and returns false.
   virtual bool DecodeKeyValue(const char** why) = 0;
 
-  // ReadAll for DIFF and FAST_DIFF, whose keys are built in the batch's arena (BuildKeysIn) and
+  // ReadAll for DIFF and FAST_DIFF, whose keys are built in the batch's arena (KeyBuffers) and
   // whose values and plain tags lie in the body: `decode` is the final decoder's DecodeKeyValue,
   // called directly, and no cell is copied but for compressed tags (in tags_buf_).
   template <class DecodeFn>
@@ -242,7 +242,7 @@ inline bool DiffKeyLengthFits(uint32_t klen, const Slice& prev_key, const Slice&
 // The two key buffers of a DIFF / FAST_DIFF decoder: the current key stays readable (a later key
 // is built from its prefix, and the cell handed out last points at it) while the next one is
 // written into the other buffer with plain copies at known offsets. The buffers only grow.
-// With an arena set (DataBlockDecoder::BuildKeysIn), each key is built in fresh arena bytes
+// With an arena set (by ReadAll, for a batch), each key is built in fresh arena bytes
 // instead, where it stays for the batch it goes into.
 class KeyBuffers {
  public:

@@ -106,10 +106,6 @@ class FastDiffDecoder final : public DeltaBlockDecoder {
  public:
   explicit FastDiffDecoder(const CellFormat& format) : DeltaBlockDecoder(kEncoding, format) {}
 
-  bool BuildKeysIn(CellBatch* arena) override {
-    keys_.set_arena(arena);
-    return true;
-  }
   bool ReadAll(CellBatch* batch) override {
     keys_.set_arena(batch);
     ReadAllWith(batch, [this](const char** why) { return DecodeKeyValue(why); });

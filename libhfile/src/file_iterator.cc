@@ -47,19 +47,18 @@ void BlockCellDecoder::ReadRest(const Cell& first, CellBatch* batch) {
   auto stable = [&](const Slice& s) {
     return s.empty() || (s.data() >= lo && s.end() <= hi) ? s : batch->Copy(s);
   };
-  auto add = [&](const Cell& c, bool key_in_arena) {
+  auto add = [&](const Cell& c) {
     Cell* out = batch->Add();
-    out->key = key_in_arena ? c.key : stable(c.key);
+    out->key = stable(c.key);
     out->value = stable(c.value);
     out->tags = stable(c.tags);
     out->sequence_id = c.sequence_id;
   };
-  add(first, false);  // its key was built before the arena was set
+  add(first);  // its key is in the decoder's buffers, which the cells after it reuse
+  // DIFF / FAST_DIFF read the rest themselves, building the keys straight into the batch's
+  // arena; PREFIX and ROW_INDEX_V1 go cell by cell, copying what does not lie in the body.
   if (current_->ReadAll(batch)) return;
-  // DIFF / FAST_DIFF build the following keys straight into the batch's arena.
-  const bool keys_in_arena = current_->BuildKeysIn(batch);
-  for (Cell c; current_->Next(&c);) add(c, keys_in_arena);
-  if (keys_in_arena) current_->BuildKeysIn(nullptr);
+  for (Cell c; current_->Next(&c);) add(c);
 }
 
 namespace {
