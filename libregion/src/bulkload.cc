@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -673,6 +674,76 @@ class AsyncRange {
   std::thread thread_;  // last: started once everything above exists
 };
 
+using RangeOutputs = std::vector<std::vector<StoreOutput>>;  // one range's, by family
+
+// Writes the ranges of a sorter's FinishRanges (`parts`, one iterator per range) on `threads`
+// threads at once (this one and helpers), each taking the next range: its cells merged from
+// its part of every run and fed to an AsyncRange, so that the last range left still has its
+// merge and its writing on two threads. `finished` gets the non-empty ranges' outputs in range
+// order; on an error the other threads stop at their next check and nothing is kept. Progress
+// is reported from this thread.
+Status WriteRanges(std::vector<std::unique_ptr<CellIterator>>* parts, size_t threads,
+                   const std::vector<StoreWriterOptions>& family_options,
+                   const std::map<std::string, size_t, std::less<>>& writer_of,
+                   const BulkLoadOptions& o, uint64_t total, uint64_t* written,
+                   std::vector<std::pair<size_t, RangeOutputs>>* finished) {
+  std::vector<std::optional<RangeOutputs>> outputs(parts->size());
+  std::atomic<size_t> next{0};
+  std::atomic<uint64_t> count{0};
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  Status first;  // the first error (under mu), set before stop
+  auto fail = [&](const Status& s) {
+    std::lock_guard<std::mutex> l(mu);
+    if (first.ok()) first = s;
+    stop = true;
+  };
+  auto write_range = [&](size_t r, bool report) -> Status {
+    CellIterator& it = *(*parts)[r];
+    it.SeekToFirst();
+    if (!it.Valid()) return it.status();  // no cell in this range: no file
+    HFILE_ASSIGN_OR_RETURN(auto w, RangeWriter::Open(family_options, &writer_of));
+    AsyncRange range(std::move(w));  // destroyed unfinished: its outputs are removed
+    uint64_t n = 0;
+    for (; it.Valid(); it.Next()) {
+      HFILE_RETURN_IF_ERROR(range.Add(it.cell()));
+      if ((++n & 0x3FFF) == 0) {
+        const uint64_t c = count.fetch_add(0x4000) + 0x4000;
+        if (stop) return Status::IOError("stopped", "another range failed");
+        if (Cancelled(o.cancel)) return Status::IOError("interrupted", "nothing was written");
+        if (report && o.progress) o.progress(BulkLoadProgress{"write", 0, 0, c, total});
+      }
+    }
+    count += n & 0x3FFF;
+    HFILE_RETURN_IF_ERROR(it.status());
+    HFILE_RETURN_IF_ERROR(range.Close());
+    HFILE_ASSIGN_OR_RETURN(outputs[r], range.Wait());
+    (*parts)[r].reset();  // its readers are released; nothing else of it is needed
+    return Status::OK();
+  };
+  auto work = [&](bool report) {
+    for (size_t r; !stop && (r = next.fetch_add(1)) < parts->size();) {
+      Status s = write_range(r, report);
+      if (!s.ok()) fail(s);
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (size_t i = 1; i < threads; ++i) {
+    try {
+      helpers.emplace_back(work, false);
+    } catch (const std::system_error&) {
+      break;  // this thread does the rest
+    }
+  }
+  work(true);
+  for (auto& h : helpers) h.join();
+  if (!first.ok()) return first;
+  for (size_t r = 0; r < outputs.size(); ++r)
+    if (outputs[r]) finished->emplace_back(r, std::move(*outputs[r]));
+  *written = count;
+  return Status::OK();
+}
+
 Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadReport* report) {
   const auto start = std::chrono::steady_clock::now();
   auto finish_time = [&] {
@@ -691,12 +762,22 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
     report->removed_stale.push_back(dir);
   }
 
+  // One thread for the tool (`hfile task --threads 1`): the ranges one after another, here.
+  const size_t threads =
+      static_cast<size_t>(std::max(1, std::min(o.writer_threads, ToolThreads())));
+  const bool computed = plan.create_splits > 0;
+  // The regions known before the sort, several threads: the sorter cuts its runs at the
+  // regions' start keys, and the regions are merged and written in parallel (WriteRanges).
+  const bool parallel =
+      !computed && o.only_region.empty() && threads > 1 && plan.regions.size() > 1;
+
   // Parse into the sorter.
   CellSorterOptions so;
   so.memory_bytes = std::max(o.memory_bytes, kMinSorterMemory);
   so.temp_dir = plan.temp_dir;
   so.estimated_spill_bytes = plan.estimated_spill_bytes;
   so.threads = ToolThreads();
+  if (parallel) so.range_starts = plan.boundaries;
   HFILE_ASSIGN_OR_RETURN(auto sorter, CellSorter::Open(so));
 
   std::set<std::string, std::less<>> families;
@@ -761,7 +842,13 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
         report->parse.bad_lines));
   }
   if (o.checkpoint) o.checkpoint("parsed");
-  HFILE_ASSIGN_OR_RETURN(auto it, sorter->Finish());
+  std::unique_ptr<CellIterator> it;
+  std::vector<std::unique_ptr<CellIterator>> parts;  // parallel: one per region
+  if (parallel) {
+    HFILE_ASSIGN_OR_RETURN(parts, sorter->FinishRanges(threads));
+  } else {
+    HFILE_ASSIGN_OR_RETURN(it, sorter->Finish());
+  }
   if (o.checkpoint) o.checkpoint("sorted");
 
   // Write: one StoreWriter per family, routing by row into the regions. --into stages in the
@@ -794,8 +881,8 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
   }
   // The output's key ranges (the regions, or with create_splits those cut from the data),
   // each written by a RangeWriter: a StoreWriter per family. With writer_threads > 1 each range
-  // is written on a thread of its own (AsyncRange) while this thread merges on.
-  const bool computed = plan.create_splits > 0;
+  // is written on a thread of its own (AsyncRange) while this thread merges on, and with
+  // regions known before the sort (parallel) the regions are also merged in parallel.
   std::vector<StoreWriterOptions> family_options;
   for (const auto& f : plan.families) {
     StoreWriterOptions wo;
@@ -810,11 +897,8 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
     wo.cancel = o.cancel;
     family_options.push_back(std::move(wo));
   }
-  // One thread for the tool (`hfile task --threads 1`): the ranges one after another, here.
-  const size_t threads =
-      static_cast<size_t>(std::max(1, std::min(o.writer_threads, ToolThreads())));
   // Each finished range's outputs by family, in range order.
-  std::vector<std::pair<size_t, std::vector<std::vector<StoreOutput>>>> finished;
+  std::vector<std::pair<size_t, RangeOutputs>> finished;
   std::unique_ptr<RangeWriter> inline_range;           // threads == 1
   std::deque<std::pair<size_t, std::unique_ptr<AsyncRange>>> async;  // open ranges, in order
   size_t current = 0;  // the range being fed (when inline_range or async.back() is open)
@@ -860,7 +944,12 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
   uint64_t bytes_so_far = 0;
   std::string last_row;
   uint64_t written = 0;
-  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+  if (parallel) {
+    HFILE_RETURN_IF_ERROR(WriteRanges(&parts, threads, family_options, writer_of, o, total,
+                                      &written, &finished));
+  }
+  if (it) it->SeekToFirst();
+  for (; it && it->Valid(); it->Next()) {
     const Cell& c = it->cell();
     const Slice row = c.row();
     if (computed) {
@@ -892,7 +981,7 @@ Status RunPlanned(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadRe
     if ((++written & 0x3FFF) == 0 && o.progress)
       o.progress(BulkLoadProgress{"write", 0, 0, written, total});
   }
-  HFILE_RETURN_IF_ERROR(it->status());
+  if (it) HFILE_RETURN_IF_ERROR(it->status());
   if (Cancelled(o.cancel)) return Status::IOError("interrupted", "nothing was written");
   report->cells_written = written;
   report->duplicates_dropped = sorter->stats().duplicates_dropped;

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <lz4.h>
 
+#include <mutex>
+
 #include <boost/sort/pdqsort/pdqsort.hpp>
 
 #include <algorithm>
@@ -138,6 +140,21 @@ constexpr size_t kBlockHeader = 8;
 // time and spilled 8% more bytes.
 constexpr int kRunLz4Acceleration = 4;
 
+// A spilled run. With range_starts, `starts[i]` is the offset of the block where range i + 1
+// begins (a range's first record starts a block of its own), the file's size when the run has
+// no rows that far.
+struct Run {
+  std::string path;
+  std::vector<uint64_t> starts;
+};
+
+// The part of a run a merge reads: [begin, end) of its file.
+constexpr uint64_t kWholeRun = UINT64_MAX;
+struct RunSlice {
+  std::string path;
+  uint64_t begin = 0, end = kWholeRun;
+};
+
 // A record in a run block, LevelDB style: varints of the key bytes shared with the previous
 // record's key in the block, the key's other bytes, the value and tag lengths, the sequence id
 // and the ordinal; then the key's unshared bytes, the value and the tags. Sorted neighbours
@@ -149,6 +166,8 @@ constexpr size_t kMaxVarints = 6 * 10;
 // one write per block.
 class RunWriter {
  public:
+  // `cuts`: the sorter's range_starts (or null), outliving the writer.
+  explicit RunWriter(const std::vector<std::string>* cuts = nullptr) : cuts_(cuts) {}
   ~RunWriter() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -161,6 +180,7 @@ class RunWriter {
     return Status::OK();
   }
   Status Append(const Cell& c, uint64_t ordinal) {
+    if (cuts_ != nullptr && next_cut_ < cuts_->size()) HFILE_RETURN_IF_ERROR(MarkCuts(c.key));
     const size_t max = kMaxVarints + c.key.size() + c.value.size() + c.tags.size();
     if (used_ + max > kRunBlock && used_ > 0) HFILE_RETURN_IF_ERROR(Flush());
     if (used_ + max > pending_cap_) {  // only for a record larger than a block
@@ -195,14 +215,29 @@ class RunWriter {
   }
   Status Close() {
     if (used_ > 0) HFILE_RETURN_IF_ERROR(Flush());
+    while (cuts_ != nullptr && starts_.size() < cuts_->size()) starts_.push_back(bytes_);
     int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) return ErrnoStatus("cannot write sort run", path_);
     return Status::OK();
   }
   uint64_t bytes() const { return bytes_; }
+  // After Close: where each range after the first begins (Run::starts).
+  std::vector<uint64_t>& starts() { return starts_; }
 
  private:
+  // Ends the block before a record whose row reaches the next cut(s) and notes where the
+  // ranges they start begin.
+  Status MarkCuts(const Slice& key) {
+    const Slice row = KeyRow(key);
+    while (next_cut_ < cuts_->size() && row.compare(Slice((*cuts_)[next_cut_])) >= 0) {
+      if (used_ > 0) HFILE_RETURN_IF_ERROR(Flush());
+      starts_.push_back(bytes_);
+      ++next_cut_;
+    }
+    return Status::OK();
+  }
+
   Status Flush() {
     const size_t raw = used_;
     if (raw > static_cast<size_t>(LZ4_MAX_INPUT_SIZE))
@@ -240,6 +275,9 @@ class RunWriter {
   size_t last_len_ = 0;
   std::vector<char> out_;      // block header and compressed bytes
   uint64_t bytes_ = 0;
+  const std::vector<std::string>* cuts_;
+  size_t next_cut_ = 0;
+  std::vector<uint64_t> starts_;
 };
 
 // One run being read back, a block at a time: the current record's cell stays valid until Next.
@@ -249,10 +287,14 @@ class RunReader {
   ~RunReader() {
     if (fd_ >= 0) ::close(fd_);
   }
-  Status Open(const std::string& path) {
-    path_ = path;
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) return ErrnoStatus("cannot open sort run", path);
+  // Reads the blocks of the run in [begin, end) of its file (a range's part of it).
+  Status Open(const RunSlice& slice) {
+    path_ = slice.path;
+    fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) return ErrnoStatus("cannot open sort run", path_);
+    if (slice.begin > 0 && ::lseek(fd_, static_cast<off_t>(slice.begin), SEEK_SET) < 0)
+      return ErrnoStatus("cannot seek in sort run", path_);
+    left_ = slice.end == kWholeRun ? kWholeRun : slice.end - slice.begin;
     return Next();
   }
   // Reads sorted entries still in the arena instead of a run file (the last chunk, which the
@@ -329,16 +371,22 @@ class RunReader {
   // The next block into raw_ (end_ = 0 at the end of the run).
   Status LoadBlock() {
     pos_ = end_ = 0;
+    if (left_ == 0) return Status::OK();  // the end of the slice
     char h[kBlockHeader];
     size_t got;
     HFILE_RETURN_IF_ERROR(ReadFull(h, sizeof(h), &got));
-    if (got == 0) return Status::OK();
+    if (got == 0 && left_ == kWholeRun) return Status::OK();
     if (got < sizeof(h)) return Truncated();
     uint32_t raw_len, stored;
     std::memcpy(&raw_len, h, 4);
     std::memcpy(&stored, h + 4, 4);
     if (stored > raw_len || raw_len == 0 || raw_len > static_cast<uint32_t>(LZ4_MAX_INPUT_SIZE))
       return Status::Corruption("sort run: bad block header", path_);
+    if (left_ != kWholeRun) {
+      if (kBlockHeader + uint64_t{stored} > left_)
+        return Status::Corruption("sort run: a block crosses the end of its range", path_);
+      left_ -= kBlockHeader + stored;
+    }
     if (raw_.size() < raw_len) raw_.resize(raw_len);
     if (stored == raw_len) {
       HFILE_RETURN_IF_ERROR(ReadFull(raw_.data(), raw_len, &got));
@@ -363,6 +411,7 @@ class RunReader {
   const SortEntry* mem_end_ = nullptr;
   std::vector<char> raw_;   // the current block, decompressed
   std::vector<char> comp_;  // its stored bytes
+  uint64_t left_ = kWholeRun;  // bytes of the slice not read yet
   size_t end_ = 0;          // raw bytes in raw_
   size_t pos_ = 0;          // the next record's offset in raw_
   std::vector<char> key_;   // the current record's key: its first key_len_ bytes
@@ -381,12 +430,12 @@ class RunMerger {
   RunMerger(ComparatorKind kind, uint64_t* dropped) : kind_(kind), dropped_(dropped) {}
 
   // Merges the runs at `runs` and the sorted entry ranges `memory`.
-  Status Open(const std::vector<std::string>& runs,
+  Status Open(const std::vector<RunSlice>& runs,
               const std::vector<std::pair<const SortEntry*, const SortEntry*>>& memory = {}) {
     readers_.reserve(runs.size() + memory.size());
-    for (const auto& path : runs) {
+    for (const auto& slice : runs) {
       readers_.push_back(std::make_unique<RunReader>(kind_));
-      HFILE_RETURN_IF_ERROR(readers_.back()->Open(path));
+      HFILE_RETURN_IF_ERROR(readers_.back()->Open(slice));
       if (readers_.back()->valid()) heap_.push_back(readers_.back().get());
     }
     for (const auto& [begin, end] : memory) {
@@ -519,7 +568,8 @@ struct CellSorter::Impl {
   size_t arena_bytes = 0;  // sum of block_sizes
   size_t block_used = 0;   // bytes used in blocks.back()
   std::vector<Entry> entries;
-  std::deque<std::string> runs;  // oldest first
+  std::deque<std::unique_ptr<Run>> runs;  // oldest first
+  std::mutex range_mu;  // FinishRanges' iterators: their duplicates_dropped
   uint64_t next_run = 0;
   uint64_t ordinal = 0;
   bool finished = false;
@@ -541,7 +591,7 @@ struct CellSorter::Impl {
   }
 
   void RemoveSpill() {
-    for (const auto& r : runs) ::unlink(r.c_str());
+    for (const auto& r : runs) ::unlink(r->path.c_str());
     runs.clear();
     if (!dir.empty()) {
       ::rmdir(dir.c_str());
@@ -603,12 +653,13 @@ struct CellSorter::Impl {
 
   // Sorts [begin, end) and writes it as the run `path`, keeping the first (newest-added) of
   // equal keys. Touches nothing of the sorter's state.
-  static Status WriteRun(ComparatorKind kind, Entry* begin, Entry* end, const std::string& path,
-                         uint64_t* bytes, uint64_t* dropped) {
+  static Status WriteRun(ComparatorKind kind, Entry* begin, Entry* end, Run* run,
+                         const std::vector<std::string>* cuts, uint64_t* bytes,
+                         uint64_t* dropped) {
     // Branchless partitioning: most comparisons end on the heads, whose outcome is random.
     boost::sort::pdqsort_branchless(begin, end, EntryLess{kind});
-    RunWriter w;
-    Status s = w.Open(path);
+    RunWriter w(cuts);
+    Status s = w.Open(run->path);
     const Entry* last = nullptr;
     for (const Entry* e = begin; s.ok() && e != end; ++e) {
       // The records are read in key order, all over the arena: fetched a few entries ahead,
@@ -628,6 +679,7 @@ struct CellSorter::Impl {
     }
     if (s.ok()) s = w.Close();
     *bytes += w.bytes();
+    run->starts = std::move(w.starts());
     return s;
   }
 
@@ -635,14 +687,18 @@ struct CellSorter::Impl {
   // two threads and two are allowed; one otherwise.
   size_t Parts(size_t n) const { return n >= kParallelSortEntries && o.threads > 1 ? 2 : 1; }
 
-  // The paths of the runs a spill of `n` entries writes (one per part), added to `runs`.
-  std::vector<std::string> NewRuns(size_t n) {
-    std::vector<std::string> paths(Parts(n));
-    for (auto& p : paths) {
-      p = NewRunPath();
-      runs.push_back(p);
+  // The runs a spill of `n` entries writes (one per part), added to `runs` (the spill fills in
+  // their starts; a deque keeps their addresses).
+  std::vector<Run*> NewRuns(size_t n) {
+    std::vector<Run*> out(Parts(n));
+    for (auto& r : out) {
+      runs.push_back(std::make_unique<Run>(Run{NewRunPath(), {}}));
+      r = runs.back().get();
     }
-    return paths;
+    return out;
+  }
+  const std::vector<std::string>* Cuts() const {
+    return o.range_starts.empty() ? nullptr : &o.range_starts;
   }
 
   // Runs `first` on a helper thread (here when none can be had) and `second` on this one;
@@ -665,16 +721,18 @@ struct CellSorter::Impl {
   // sorted and written by its own thread, so that the whole spill runs on both cores (merging
   // the two halves into one run was a serial third of it); the final merge takes both.
   static Status WriteRuns(ComparatorKind kind, std::vector<Entry>* entries,
-                          const std::vector<std::string>& paths, uint64_t* bytes,
-                          uint64_t* dropped) {
+                          const std::vector<Run*>& paths, const std::vector<std::string>* cuts,
+                          uint64_t* bytes, uint64_t* dropped) {
     Entry* begin = entries->data();
     Entry* end = begin + entries->size();
-    if (paths.size() == 1) return WriteRun(kind, begin, end, paths[0], bytes, dropped);
+    if (paths.size() == 1) return WriteRun(kind, begin, end, paths[0], cuts, bytes, dropped);
     Entry* mid = begin + entries->size() / 2;
     uint64_t first_bytes = 0, first_dropped = 0;
     Status s = OnTwoThreads(
-        [&] { return WriteRun(kind, begin, mid, paths[0], &first_bytes, &first_dropped); },
-        [&] { return WriteRun(kind, mid, end, paths[1], bytes, dropped); });
+        [&] {
+          return WriteRun(kind, begin, mid, paths[0], cuts, &first_bytes, &first_dropped);
+        },
+        [&] { return WriteRun(kind, mid, end, paths[1], cuts, bytes, dropped); });
     *bytes += first_bytes;
     *dropped += first_dropped;
     return s;
@@ -682,12 +740,14 @@ struct CellSorter::Impl {
 
   // At Finish, with runs spilled: the entries in memory sorted as sources of the final merge
   // (two halves, on two threads, when large), instead of spilled and read back. Only when the
-  // budget left beside them holds a reader for every run; empty otherwise.
-  std::vector<std::pair<const Entry*, const Entry*>> KeepInMemory() {
+  // budget left beside them holds a reader for every run, for each of `concurrent` merges at
+  // once (FinishRanges); empty otherwise.
+  std::vector<std::pair<const Entry*, const Entry*>> KeepInMemory(size_t concurrent) {
     if (entries.empty()) return {};
     const size_t sources = Parts(entries.size());
     const size_t left = o.memory_bytes > ChunkAccounted() ? o.memory_bytes - ChunkAccounted() : 0;
-    if (runs.size() + sources > std::min(left / kReaderBytes, MaxOpenRuns())) return {};
+    if ((runs.size() + sources) * concurrent > std::min(left / kReaderBytes, MaxOpenRuns()))
+      return {};
     Entry* begin = entries.data();
     Entry* end = begin + entries.size();
     const EntryLess less{o.kind};
@@ -736,7 +796,7 @@ struct CellSorter::Impl {
       return Status::OK();
     }
     HFILE_RETURN_IF_ERROR(WaitInflight());
-    std::vector<std::string> paths = NewRuns(entries.size());
+    std::vector<Run*> paths = NewRuns(entries.size());
     inflight.runs = paths.size();
     inflight.blocks = std::move(blocks);
     inflight.arena_bytes = arena_bytes;
@@ -748,12 +808,13 @@ struct CellSorter::Impl {
     try {
       Inflight* f = &inflight;
       ComparatorKind kind = o.kind;
-      inflight.thread = std::thread([f, kind, paths] {
-        f->status = WriteRuns(kind, &f->entries, paths, &f->bytes, &f->dropped);
+      const std::vector<std::string>* cuts = Cuts();
+      inflight.thread = std::thread([f, kind, paths, cuts] {
+        f->status = WriteRuns(kind, &f->entries, paths, cuts, &f->bytes, &f->dropped);
       });
     } catch (const std::system_error&) {
-      inflight.status =
-          WriteRuns(o.kind, &inflight.entries, paths, &inflight.bytes, &inflight.dropped);
+      inflight.status = WriteRuns(o.kind, &inflight.entries, paths, Cuts(), &inflight.bytes,
+                                  &inflight.dropped);
     }
     return WaitInflightIfNoThread();
   }
@@ -765,9 +826,9 @@ struct CellSorter::Impl {
   // The in-memory cells as runs, here and now (on both cores); the arena is then empty.
   Status SpillMemory() {
     HFILE_RETURN_IF_ERROR(WaitInflight());
-    std::vector<std::string> paths = NewRuns(entries.size());
+    std::vector<Run*> paths = NewRuns(entries.size());
     uint64_t bytes = 0, dropped = 0;
-    Status s = WriteRuns(o.kind, &entries, paths, &bytes, &dropped);
+    Status s = WriteRuns(o.kind, &entries, paths, Cuts(), &bytes, &dropped);
     stats.spilled_bytes += bytes;
     stats.duplicates_dropped += dropped;
     if (!s.ok()) return Fail(s);
@@ -777,13 +838,32 @@ struct CellSorter::Impl {
     return Status::OK();
   }
 
+  // Finish's work before the final merge, for `concurrent` merges at once (FinishRanges): the
+  // last chunk's sorted sources kept in memory (*memory), or spilled too, and then as many
+  // extra passes as needed for every merge to open all runs within the budget and the
+  // open-file limit.
+  Status PrepareMerge(size_t concurrent,
+                      std::vector<std::pair<const Entry*, const Entry*>>* memory) {
+    *memory = KeepInMemory(concurrent);
+    if (!memory->empty()) return Status::OK();
+    if (!entries.empty()) HFILE_RETURN_IF_ERROR(SpillMemory());
+    entries = std::vector<Entry>();
+    ReleaseArena();
+    // As many readers as the budget and the open-file limit hold, at least two.
+    const size_t fan_in = std::max<size_t>(
+        2, std::min(o.memory_bytes / kReaderBytes, MaxOpenRuns()) / concurrent);
+    while (runs.size() > fan_in) HFILE_RETURN_IF_ERROR(MergeRuns(fan_in));
+    return Status::OK();
+  }
+
   // Merges the oldest `n` runs into one new run (appended), removing them.
   Status MergeRuns(size_t n) {
-    std::vector<std::string> group(runs.begin(), runs.begin() + static_cast<long>(n));
-    std::string path = NewRunPath();
-    RunWriter w;
-    Status s = w.Open(path);
-    runs.push_back(path);
+    std::vector<RunSlice> group;
+    for (size_t i = 0; i < n; ++i) group.push_back(RunSlice{runs[i]->path});
+    RunWriter w(Cuts());
+    runs.push_back(std::make_unique<Run>(Run{NewRunPath(), {}}));
+    Run* merged = runs.back().get();
+    Status s = w.Open(merged->path);
     if (s.ok()) {
       RunMerger m(o.kind, &stats.duplicates_dropped);
       s = m.Open(group);
@@ -794,9 +874,10 @@ struct CellSorter::Impl {
     }
     if (s.ok()) s = w.Close();
     stats.spilled_bytes += w.bytes();
+    merged->starts = std::move(w.starts());
     if (!s.ok()) return Fail(s);
     for (size_t i = 0; i < n; ++i) {
-      ::unlink(runs.front().c_str());
+      ::unlink(runs.front()->path.c_str());
       runs.pop_front();
     }
     ++stats.runs_spilled;
@@ -833,46 +914,95 @@ class SortedIterator : public CellIterator {
   bool moved_ = false;
 };
 
+// Sorted entries still in the arena (nothing was spilled): [pos, end).
 class MemoryIterator : public SortedIterator {
  public:
-  using SortedIterator::SortedIterator;
+  MemoryIterator(CellSorter::Impl* impl, const SortEntry* begin, const SortEntry* end)
+      : SortedIterator(impl), pos_(begin), end_(end) {}
   const Cell& cell() const override { return cell_; }
   void Load() {
-    if (pos_ < impl_->entries.size()) cell_ = RecordCell(impl_->entries[pos_].record, nullptr);
+    if (pos_ != end_) cell_ = RecordCell(pos_->record, nullptr);
   }
 
  protected:
-  bool HasCell() const override { return pos_ < impl_->entries.size(); }
+  bool HasCell() const override { return pos_ != end_; }
   void Advance() override {
     ++pos_;
     Load();
   }
 
  private:
-  size_t pos_ = 0;
+  const SortEntry* pos_;
+  const SortEntry* end_;
   Cell cell_;
 };
 
+// The k-way merge of runs (or of a range's slices of them) and in-memory sources.
 class MergeIterator : public SortedIterator {
  public:
-  explicit MergeIterator(CellSorter::Impl* impl)
-      : SortedIterator(impl), merger_(impl->o.kind, &impl->stats.duplicates_dropped) {}
-  Status Open(const std::vector<std::string>& runs,
-              const std::vector<std::pair<const SortEntry*, const SortEntry*>>& memory) {
-    return merger_.Open(runs, memory);
+  // `range`: one of FinishRanges' iterators, read on a thread of its own: its readers are
+  // opened at SeekToFirst and released at its end, and the duplicates it drops are added to
+  // the sorter's stats (under range_mu) then.
+  MergeIterator(CellSorter::Impl* impl, std::vector<RunSlice> runs,
+                std::vector<std::pair<const SortEntry*, const SortEntry*>> memory, bool range)
+      : SortedIterator(impl), runs_(std::move(runs)), memory_(std::move(memory)), range_(range) {}
+  Status Open() {
+    merger_ = std::make_unique<RunMerger>(impl_->o.kind,
+                                          range_ ? &dropped_ : &impl_->stats.duplicates_dropped);
+    Status s = merger_->Open(runs_, memory_);
+    if (s.ok() && range_ && !merger_->valid()) Release();
+    return s;
   }
-  const Cell& cell() const override { return merger_.cell(); }
+  void SeekToFirst() override {
+    if (range_ && !opened_) {
+      opened_ = true;
+      status_ = Open();
+      return;
+    }
+    SortedIterator::SeekToFirst();
+  }
+  const Cell& cell() const override { return merger_->cell(); }
 
  protected:
-  bool HasCell() const override { return merger_.valid(); }
+  bool HasCell() const override { return merger_ != nullptr && merger_->valid(); }
   void Advance() override {
-    Status s = merger_.Next();
-    if (!s.ok()) status_ = s;
+    Status s = merger_->Next();
+    if (!s.ok()) {
+      status_ = s;
+    } else if (range_ && !merger_->valid()) {
+      Release();
+    }
   }
 
  private:
-  RunMerger merger_;
+  void Release() {
+    {
+      std::lock_guard<std::mutex> l(impl_->range_mu);
+      impl_->stats.duplicates_dropped += dropped_;
+    }
+    merger_.reset();
+  }
+
+  std::vector<RunSlice> runs_;
+  std::vector<std::pair<const SortEntry*, const SortEntry*>> memory_;
+  bool range_;
+  bool opened_ = false;
+  uint64_t dropped_ = 0;
+  std::unique_ptr<RunMerger> merger_;
 };
+
+// Where each range of `cuts` begins in sorted entries [begin, end): cuts.size() + 2 bounds.
+std::vector<const SortEntry*> RangeBounds(const std::vector<std::string>& cuts,
+                                          const SortEntry* begin, const SortEntry* end) {
+  std::vector<const SortEntry*> at{begin};
+  for (const std::string& cut : cuts) {
+    at.push_back(std::partition_point(at.back(), end, [&](const SortEntry& e) {
+      return KeyRow(RecordCell(e.record, nullptr).key).compare(Slice(cut)) < 0;
+    }));
+  }
+  at.push_back(end);
+  return at;
+}
 
 }  // namespace
 
@@ -883,6 +1013,15 @@ Result<std::unique_ptr<CellSorter>> CellSorter::Open(CellSorterOptions options) 
   if (options.memory_bytes < kMinSorterMemory) {
     return Status::InvalidArgument("sort memory budget below the minimum of " +
                                    std::to_string(kMinSorterMemory >> 10) + " KiB");
+  }
+  if (!options.range_starts.empty()) {
+    const auto& cuts = options.range_starts;
+    if (options.kind != ComparatorKind::kDefault)
+      return Status::InvalidArgument("CellSorter: range_starts need the default comparator");
+    for (size_t i = 0; i < cuts.size(); ++i) {
+      if (cuts[i].empty() || (i > 0 && !(cuts[i - 1] < cuts[i])))
+        return Status::InvalidArgument("CellSorter: range_starts must ascend, without empty rows");
+    }
   }
   if (options.temp_dir.empty()) options.temp_dir = ".";
   auto impl = std::make_unique<Impl>();
@@ -964,27 +1103,62 @@ Result<std::unique_ptr<CellIterator>> CellSorter::Finish() {
   HFILE_RETURN_IF_ERROR(m.WaitInflight());
   if (m.runs.empty()) {
     m.SortEntries();
-    auto it = std::make_unique<MemoryIterator>(&m);
+    auto it = std::make_unique<MemoryIterator>(&m, m.entries.data(),
+                                               m.entries.data() + m.entries.size());
     it->Load();
     return std::unique_ptr<CellIterator>(std::move(it));
   }
   // The last chunk stays in memory as merge sources when the budget allows one final pass;
   // otherwise it is spilled too.
-  auto memory = m.KeepInMemory();
-  if (memory.empty()) {
-    if (!m.entries.empty()) HFILE_RETURN_IF_ERROR(m.SpillMemory());
-    m.entries = std::vector<Impl::Entry>();
-    m.ReleaseArena();
-    // As many readers as the budget and the open-file limit hold, at least two; extra passes
-    // until the rest fit.
-    size_t fan_in = std::max<size_t>(2, std::min(m.o.memory_bytes / kReaderBytes, MaxOpenRuns()));
-    while (m.runs.size() > fan_in) HFILE_RETURN_IF_ERROR(m.MergeRuns(fan_in));
-  }
-  auto it = std::make_unique<MergeIterator>(&m);
-  std::vector<std::string> runs(m.runs.begin(), m.runs.end());
-  Status s = it->Open(runs, memory);
+  std::vector<std::pair<const Impl::Entry*, const Impl::Entry*>> memory;
+  HFILE_RETURN_IF_ERROR(m.PrepareMerge(1, &memory));
+  std::vector<RunSlice> runs;
+  for (const auto& r : m.runs) runs.push_back(RunSlice{r->path});
+  auto it = std::make_unique<MergeIterator>(&m, std::move(runs), std::move(memory), false);
+  Status s = it->Open();
   if (!s.ok()) return m.Fail(s);
   return std::unique_ptr<CellIterator>(std::move(it));
+}
+
+Result<std::vector<std::unique_ptr<CellIterator>>> CellSorter::FinishRanges(size_t concurrent) {
+  Impl& m = *impl_;
+  if (!m.failed.ok()) return m.failed;
+  if (m.finished) return Status::InvalidArgument("CellSorter::Finish called twice");
+  const std::vector<std::string>& cuts = m.o.range_starts;
+  m.finished = true;
+  concurrent = std::max<size_t>(1, concurrent);
+  HFILE_RETURN_IF_ERROR(m.WaitInflight());
+  const size_t n = cuts.size() + 1;
+  std::vector<std::unique_ptr<CellIterator>> out;
+  if (m.runs.empty()) {
+    m.SortEntries();
+    const auto at = RangeBounds(cuts, m.entries.data(), m.entries.data() + m.entries.size());
+    for (size_t r = 0; r < n; ++r) {
+      auto it = std::make_unique<MemoryIterator>(&m, at[r], at[r + 1]);
+      it->Load();
+      out.push_back(std::move(it));
+    }
+    return out;
+  }
+  std::vector<std::pair<const Impl::Entry*, const Impl::Entry*>> memory;
+  HFILE_RETURN_IF_ERROR(m.PrepareMerge(concurrent, &memory));
+  std::vector<std::vector<const Impl::Entry*>> memory_at;
+  for (const auto& [begin, end] : memory) memory_at.push_back(RangeBounds(cuts, begin, end));
+  for (const auto& run : m.runs) {
+    if (run->starts.size() != cuts.size())
+      return m.Fail(Status::Corruption("sort run without its range offsets", run->path));
+  }
+  for (size_t r = 0; r < n; ++r) {
+    std::vector<RunSlice> slices;
+    for (const auto& run : m.runs) {
+      slices.push_back(RunSlice{run->path, r == 0 ? 0 : run->starts[r - 1],
+                                r + 1 < n ? run->starts[r] : kWholeRun});
+    }
+    std::vector<std::pair<const Impl::Entry*, const Impl::Entry*>> parts;
+    for (const auto& at : memory_at) parts.emplace_back(at[r], at[r + 1]);
+    out.push_back(std::make_unique<MergeIterator>(&m, std::move(slices), std::move(parts), true));
+  }
+  return out;
 }
 
 const CellSorterStats& CellSorter::stats() const { return impl_->stats; }

@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
+#include <atomic>
 
 #include "region/vector_iterator.h"
 #include "testutil.h"
@@ -307,6 +309,72 @@ TEST(CellSorter, RowPrefixFastPathKeepsTheOrder) {
       EXPECT_EQ(s->stats().runs_spilled, 2u);
     }
   }
+}
+
+// FinishRanges: the ranges, drained on two threads at once, are the sorted output cut at the
+// range starts (rows before the first range start, between two, and past the last; starts that
+// fall between rows, before every row and after every row) for each way the last cells reach the
+// merge: all in memory, runs plus the rest merged from memory, and many runs with extra passes
+// (then with each merge's readers counted twice in the budget).
+TEST(CellSorter, RangesAreTheOutputCutAtTheirStarts) {
+  std::string dir = NewTempDir("cell_sorter_ranges");
+  auto added = RandomCells(60000, 11, 60);
+  const auto want = Reference(added);
+  const std::vector<std::string> starts = {"a", "row1", "row25", "row250", "row250~", "row9", "s"};
+  for (size_t memory : {size_t{64} << 20, size_t{2} << 20, kMinSorterMemory}) {
+    SCOPED_TRACE(memory);
+    CellSorterOptions o;
+    o.memory_bytes = memory;
+    o.temp_dir = dir;
+    o.range_starts = starts;
+    auto s = CellSorter::Open(o);
+    ASSERT_TRUE(s.ok()) << s.status().ToString();
+    for (const auto& a : added) ASSERT_TRUE((*s)->Add(a.cell.view()).ok());
+    auto parts = (*s)->FinishRanges(2);
+    ASSERT_TRUE(parts.ok()) << parts.status().ToString();
+    ASSERT_EQ(parts->size(), starts.size() + 1);
+    std::vector<std::vector<CellData>> got(parts->size());
+    std::atomic<size_t> next{0};
+    auto drain = [&] {
+      for (size_t r; (r = next.fetch_add(1)) < got.size();) got[r] = Drain((*parts)[r].get());
+    };
+    std::thread helper(drain);
+    drain();
+    helper.join();
+    std::vector<CellData> all;
+    for (size_t r = 0; r < got.size(); ++r) {
+      for (const CellData& c : got[r]) {
+        const std::string row = c.view().row().ToString();
+        if (r > 0) {
+          EXPECT_GE(row, starts[r - 1]) << "range " << r;
+        }
+        if (r < starts.size()) {
+          EXPECT_LT(row, starts[r]) << "range " << r;
+        }
+        all.push_back(c);
+      }
+    }
+    EXPECT_TRUE(got[0].empty());              // nothing sorts before "a"
+    EXPECT_TRUE(got[starts.size()].empty());  // nor after "s"
+    ExpectSame(all, want);
+    EXPECT_EQ((*s)->stats().duplicates_dropped, added.size() - want.size());
+    if (memory == kMinSorterMemory) {
+      EXPECT_GT((*s)->stats().merge_passes, 0u);
+    }
+    if (memory == size_t{2} << 20) {
+      EXPECT_GT((*s)->stats().runs_spilled, 0u);
+    }
+  }
+  // Starts must ascend, hold no empty row, and need row keys.
+  CellSorterOptions o;
+  o.temp_dir = dir;
+  o.range_starts = {"b", "a"};
+  EXPECT_TRUE(CellSorter::Open(o).status().IsInvalidArgument());
+  o.range_starts = {"", "a"};
+  EXPECT_TRUE(CellSorter::Open(o).status().IsInvalidArgument());
+  o.range_starts = {"a"};
+  o.kind = ComparatorKind::kRawBytes;
+  EXPECT_TRUE(CellSorter::Open(o).status().IsInvalidArgument());
 }
 
 TEST(CellSorter, RefusesWhatCannotWork) {

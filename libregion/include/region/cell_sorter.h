@@ -27,12 +27,18 @@
 // Temp space: the runs (compressed), plus during an extra pass the run it writes. The private
 // directory and every run are removed on any error and when the sorter is destroyed; those of
 // a killed process are removed by the next Open in the same temp dir.
+//
+// Ranges: with range_starts (rows, e.g. the regions' start keys), every run records where each
+// range begins, and FinishRanges hands out one iterator per range instead of one for all, so
+// that a caller writes the ranges on several threads at once (each range merged from its part
+// of every run, without reading the others').
 #ifndef REGION_CELL_SORTER_H_
 #define REGION_CELL_SORTER_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "hfile/cell.h"
 #include "hfile/iterator.h"
@@ -54,6 +60,10 @@ struct CellSorterOptions {
   // (both cores). 1: each spill as one run on the calling thread (a scheduler's task given one
   // core, region/tool_threads.h). The sorted output is the same.
   int threads = 2;
+  // Rows at which FinishRanges cuts the sorted output (ascending, distinct, not empty; not for
+  // kRawBytes): range 0 holds the rows before range_starts[0], range i the rows in
+  // [range_starts[i-1], range_starts[i]), the last one the rest.
+  std::vector<std::string> range_starts;
 };
 
 // Room for the two run readers a merge needs at least (about 160 KiB each).
@@ -88,7 +98,14 @@ class CellSorter {
   // reading a run (I/O, corrupt data) make it invalid with status() saying why.
   Result<std::unique_ptr<CellIterator>> Finish();
 
-  // Final after the iterator has been drained.
+  // Finish, cut at range_starts: one iterator per range (range_starts.size() + 1), each
+  // streaming its range's cells as Finish's iterator would. Different ranges may be read on
+  // different threads at once, at most `concurrent` at a time: the budget's read buffers and the
+  // open files are shared among that many. A range opens its run readers at SeekToFirst and
+  // releases them when it is exhausted. The iterators must not outlive the sorter.
+  Result<std::vector<std::unique_ptr<CellIterator>>> FinishRanges(size_t concurrent);
+
+  // Final after the iterator (every range's) has been drained.
   const CellSorterStats& stats() const;
   // The private spill directory ("" before/without one); removed with the sorter.
   const std::string& spill_dir() const;
