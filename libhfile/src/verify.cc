@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 
+#include "hfile/cell_batch.h"
 #include "hfile/escape.h"
 #include "verify_internal.h"
 
@@ -85,7 +86,9 @@ class Verifier {
   void SkipDataBlock(uint64_t offset);
   void CountUncompressed(const BlockHeader& h, uint64_t offset);
   void CheckDataBlock(const Block& b);
-  void CheckCell(const Cell& cell, const Block& b, uint64_t ordinal);
+  // `prev`: the last key kept (a view, into the batch or prev_key_), set to the cell's key when
+  // it is kept.
+  void CheckCell(const Cell& cell, const Block& b, uint64_t ordinal, Slice* prev);
   void CheckIndexEnd();
   void CheckTotalUncompressedBytes();
   void CheckFileInfo();
@@ -98,6 +101,7 @@ class Verifier {
   BlockReader reader_;
   IndexWalker index_;
   BlockCellDecoder decoder_;
+  CellBatch batch_;  // a data block's cells
   std::optional<BloomScanner> general_, delete_family_;
   bool keyed_ = true;
 
@@ -114,6 +118,8 @@ class Verifier {
   uint64_t undefined_types_ = 0;
 
   // What the cells say.
+  // prev_key_: the last kept cell's key as of the end of the last data block (within a block
+  // the checks compare views of the batch's cells, without a copy per cell).
   std::string prev_key_, first_key_, block_index_key_, prev_block_last_key_;
   std::string prev_bloom_key_, prev_df_row_;
   bool have_prev_ = false, have_prev_bloom_ = false, have_prev_df_ = false;
@@ -246,10 +252,14 @@ void Verifier::CheckDataBlock(const Block& b) {
                                    entry_offset, entry_size, b.offset,
                                    b.header.on_disk_size_with_header()));
   }
+  // The block's cells a batch at a time (ReadRest stops before a cell that does not decode,
+  // whose error status() then holds).
   Status s = decoder_.Reset(b);
+  batch_.Clear();
+  if (Cell first; s.ok() && decoder_.Next(&first)) decoder_.ReadRest(first, &batch_);
+  Slice prev = have_prev_ ? Slice(prev_key_) : Slice();
   uint64_t n = 0;
-  Cell cell;
-  while (s.ok() && decoder_.Next(&cell)) {
+  for (const Cell& cell : batch_) {
     if (n == 0 && indexed && keyed_) {
       if (r_.CompareKeys(block_index_key_, cell.key) > 0) {
         Problem(off, type, ProblemCode::kIndexKeyAfterFirstKey,
@@ -266,9 +276,10 @@ void Verifier::CheckDataBlock(const Block& b) {
                 IsValidKey(block_index_key_) ? Severity::kError : Severity::kWarning);
       }
     }
-    CheckCell(cell, b, n++);
+    CheckCell(cell, b, n++, &prev);
     if (options_.on_cell) options_.on_cell(cell);
   }
+  if (have_prev_ && prev.data() != prev_key_.data()) prev_key_.assign(prev.data(), prev.size());
   if (s.ok()) s = decoder_.status();
   if (!s.ok()) {
     Problem(off, type, ProblemCode::kCellUndecodable, fmt::format("cell {}: {}", n, s.message()));
@@ -279,7 +290,7 @@ void Verifier::CheckDataBlock(const Block& b) {
   prev_block_last_key_ = prev_key_;
 }
 
-void Verifier::CheckCell(const Cell& cell, const Block& b, uint64_t ordinal) {
+void Verifier::CheckCell(const Cell& cell, const Block& b, uint64_t ordinal, Slice* prev) {
   const int64_t off = static_cast<int64_t>(b.offset);
   ++report_->cells;
   if (keyed_ && !IsValidKey(cell.key)) {
@@ -297,15 +308,15 @@ void Verifier::CheckCell(const Cell& cell, const Block& b, uint64_t ordinal) {
   // compare, without CompareKeys' two IsValidKey calls per cell.
   KeyField unused;
   const int order = !have_prev_ ? 0
-                    : keyed_    ? CompareCheckedKeys(r_.comparator, prev_key_, cell.key, &unused)
-                                : r_.CompareKeys(prev_key_, cell.key);
+                    : keyed_    ? CompareCheckedKeys(r_.comparator, *prev, cell.key, &unused)
+                                : r_.CompareKeys(*prev, cell.key);
   if (order > 0 && order_errors_++ < 5) {
     Problem(off, BlockTypeName(b.header.type), ProblemCode::kCellOutOfOrder,
             fmt::format("cell {} is out of order: {} after {}", ordinal,
-                        DescribeKey(cell.key, r_.comparator), DescribeKey(prev_key_, r_.comparator)));
+                        DescribeKey(cell.key, r_.comparator), DescribeKey(*prev, r_.comparator)));
   }
   if (!have_prev_) first_key_.assign(cell.key.data(), cell.key.size());
-  prev_key_.assign(cell.key.data(), cell.key.size());
+  *prev = cell.key;
   have_prev_ = true;
   key_sum_ += cell.key.size();
   value_sum_ += cell.value.size();
