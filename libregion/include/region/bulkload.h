@@ -94,13 +94,16 @@ struct BulkLoadOptions {
   std::string temp_dir;               // the sort's spill dir; empty: $TMPDIR, else /tmp
   // Threads writing the output's key ranges (regions), at most ToolThreads() (with one, the
   // sorter spills on the calling thread too: region/tool_threads.h). 1: the sorted cells are
-  // written on the calling thread, one range after another. 2 (the default): the calling thread
-  // merges the sorted runs and hands each range's cells, in batches through a bounded queue, to
-  // a writer thread of its own, so that range i+1 is written while range i is still being
-  // written and verified; at most this many ranges are open at once. The files' contents, the
-  // order of the report's files and of the journal's puts are the same either way (only the
-  // random names differ). Memory beyond memory_bytes: at most 6 batches of 1 MiB per open range,
-  // and one more range's StoreWriters (a block and its index/bloom chunks per family).
+  // written on the calling thread, one range after another. 2 (the default): each range's
+  // cells go, in batches through a bounded queue, to a writer thread of its own. With the
+  // regions known before the sort (a table's or --splits, not --create-splits), the sorter cuts
+  // its runs at their start keys and this many ranges are merged at once, each on a thread of
+  // its own (CellSorter::FinishRanges); otherwise the calling thread merges all runs and range
+  // i+1 is written while range i is still being written and verified. At most this many
+  // ranges are open at once. The files' contents, the order of the report's files and of the
+  // journal's puts are the same either way (only the random names differ). Memory beyond
+  // memory_bytes: at most 6 batches of 1 MiB per open range, and one more range's StoreWriters
+  // (a block and its index/bloom chunks per family); the merges' read buffers are within it.
   int writer_threads = 2;
   int64_t now_ms = 0;                 // 0: the clock (default timestamp, BULKLOAD_TIMESTAMP)
   std::string source_task = "hfile-bulkload";  // BULKLOAD_SOURCE_TASK
