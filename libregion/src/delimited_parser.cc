@@ -227,15 +227,10 @@ bool LineParser::ParseTsv(std::string_view line, ParsedRecord* rec, BadLine* bad
   fields_.clear();
   const char sep = options_.separator;
   size_t start = 0;
-  bool any = false;
-  for (size_t i = 0; i < line.size(); ++i) {
-    if (line[i] == sep) {
-      fields_.push_back(Field{line.substr(start, i - start), true});
-      start = i + 1;
-      any = true;
-    }
-  }
-  if (!any) return Bad(bad, BadLineReason::kNoDelimiter, "No delimiter");
+  // find is memchr's vector loop (a byte-at-a-time test was a few percent of a bulk load).
+  for (size_t i; (i = line.find(sep, start)) != line.npos; start = i + 1)
+    fields_.push_back(Field{line.substr(start, i - start), true});
+  if (fields_.empty()) return Bad(bad, BadLineReason::kNoDelimiter, "No delimiter");
   fields_.push_back(Field{line.substr(start), true});
   const size_t n = fields_.size();
   auto count = [&](const char* what) {

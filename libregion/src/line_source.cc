@@ -265,8 +265,13 @@ Result<bool> LineSource::Next(Line* line) {
       bom_checked_ = true;
     }
     const char* base = buf_.data();
-    size_t p = begin_;
-    while (p < end_ && base[p] != '\n' && base[p] != '\r') ++p;
+    // The first '\n' or '\r' (memchr's vector loop: a byte-at-a-time test of both was a few
+    // percent of a bulk load).
+    const char* nl = static_cast<const char*>(std::memchr(base + begin_, '\n', end_ - begin_));
+    const char* limit = nl != nullptr ? nl : base + end_;
+    const char* cr = static_cast<const char*>(
+        std::memchr(base + begin_, '\r', static_cast<size_t>(limit - (base + begin_))));
+    const size_t p = static_cast<size_t>((cr != nullptr ? cr : limit) - base);
     if (p < end_) {
       size_t term = 1;
       if (base[p] == '\r') {
