@@ -38,10 +38,6 @@ bool IsDeleteType(uint8_t type) {
   return type == 8 || type == 10 || type == 12 || type == 14;
 }
 
-int64_t KeyTimestamp(const Slice& key) {
-  return static_cast<int64_t>(DecodeFixed64BE(key.data() + key.size() - 9));
-}
-
 void AppendKey(std::string* dst, const Slice& row, const Slice& family, const Slice& qualifier,
                int64_t timestamp, uint8_t type) {
   // One resize, then the fields in place: once per cell of a bulk load (seven appends cost

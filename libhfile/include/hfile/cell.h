@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 
+#include "hfile/coding.h"
 #include "hfile/slice.h"
 #include "hfile/types.h"
 
@@ -62,7 +63,10 @@ inline Slice KeyQualifier(const Slice& key) {
   size_t start = off + 1 + fam;
   return Slice(key.data() + start, key.size() - start - 9);
 }
-int64_t KeyTimestamp(const Slice& key);
+// Inline: the compaction rules and the writer read it once per cell.
+inline int64_t KeyTimestamp(const Slice& key) {
+  return static_cast<int64_t>(DecodeFixed64BE(key.data() + key.size() - 9));
+}
 inline uint8_t KeyTypeByte(const Slice& key) { return key.byte(key.size() - 1); }
 
 // Appends a serialized key.
