@@ -681,7 +681,7 @@ using RangeOutputs = std::vector<std::vector<StoreOutput>>;  // one range's, by 
 // its part of every run and fed to an AsyncRange, so that the last range left still has its
 // merge and its writing on two threads. `finished` gets the non-empty ranges' outputs in range
 // order; on an error the other threads stop at their next check and nothing is kept. Progress
-// is reported from this thread.
+// is reported from whichever thread passes the next step, one call at a time.
 Status WriteRanges(std::vector<std::unique_ptr<CellIterator>>* parts, size_t threads,
                    const std::vector<StoreWriterOptions>& family_options,
                    const std::map<std::string, size_t, std::less<>>& writer_of,
@@ -693,12 +693,13 @@ Status WriteRanges(std::vector<std::unique_ptr<CellIterator>>* parts, size_t thr
   std::atomic<bool> stop{false};
   std::mutex mu;
   Status first;  // the first error (under mu), set before stop
+  std::mutex progress_mu;
   auto fail = [&](const Status& s) {
     std::lock_guard<std::mutex> l(mu);
     if (first.ok()) first = s;
     stop = true;
   };
-  auto write_range = [&](size_t r, bool report) -> Status {
+  auto write_range = [&](size_t r) -> Status {
     CellIterator& it = *(*parts)[r];
     it.SeekToFirst();
     if (!it.Valid()) return it.status();  // no cell in this range: no file
@@ -711,7 +712,10 @@ Status WriteRanges(std::vector<std::unique_ptr<CellIterator>>* parts, size_t thr
         const uint64_t c = count.fetch_add(0x4000) + 0x4000;
         if (stop) return Status::IOError("stopped", "another range failed");
         if (Cancelled(o.cancel)) return Status::IOError("interrupted", "nothing was written");
-        if (report && o.progress) o.progress(BulkLoadProgress{"write", 0, 0, c, total});
+        if (o.progress) {
+          std::lock_guard<std::mutex> l(progress_mu);
+          o.progress(BulkLoadProgress{"write", 0, 0, c, total});
+        }
       }
     }
     count += n & 0x3FFF;
@@ -721,21 +725,21 @@ Status WriteRanges(std::vector<std::unique_ptr<CellIterator>>* parts, size_t thr
     (*parts)[r].reset();  // its readers are released; nothing else of it is needed
     return Status::OK();
   };
-  auto work = [&](bool report) {
+  auto work = [&] {
     for (size_t r; !stop && (r = next.fetch_add(1)) < parts->size();) {
-      Status s = write_range(r, report);
+      Status s = write_range(r);
       if (!s.ok()) fail(s);
     }
   };
   std::vector<std::thread> helpers;
   for (size_t i = 1; i < threads; ++i) {
     try {
-      helpers.emplace_back(work, false);
+      helpers.emplace_back(work);
     } catch (const std::system_error&) {
       break;  // this thread does the rest
     }
   }
-  work(true);
+  work();
   for (auto& h : helpers) h.join();
   if (!first.ok()) return first;
   for (size_t r = 0; r < outputs.size(); ++r)

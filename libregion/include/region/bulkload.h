@@ -110,6 +110,8 @@ struct BulkLoadOptions {
   // Called with each bad line (the run fails after reading all input unless
   // import.skip_bad_lines; either way every bad line is counted).
   std::function<void(const BadLine&)> on_bad_line;
+  // Progress per phase; in the write phase of regions merged in parallel it is called from
+  // either writing thread, one call at a time.
   std::function<void(const BulkLoadProgress&)> progress;
   const std::atomic<bool>* cancel = nullptr;  // set to stop: IOError "interrupted", nothing kept
   // Crash tests: "parsed", "sorted", "written" (every file verified in staging), "published";
