@@ -480,6 +480,8 @@ Status RunBulkLoad(const BulkLoadPlan& plan, const BulkLoadOptions& o, BulkLoadR
 
 namespace {
 
+using RangeOutputs = std::vector<std::vector<StoreOutput>>;  // one range's, by family
+
 // The writers of one key range of the output: a StoreWriter per family, each cell routed to
 // its family's.
 class RangeWriter {
@@ -505,8 +507,8 @@ class RangeWriter {
   }
 
   // Every family's outputs (by family), each verified; on error every output is removed.
-  Result<std::vector<std::vector<StoreOutput>>> Finish() {
-    std::vector<std::vector<StoreOutput>> outs;
+  Result<RangeOutputs> Finish() {
+    RangeOutputs outs;
     for (auto& w : writers_) {
       HFILE_ASSIGN_OR_RETURN(auto o, w->Finish());
       outs.push_back(std::move(o));
@@ -580,7 +582,7 @@ class AsyncRange {
   // No more cells: the thread finishes the outputs.
   Status Close() { return Push(/*last=*/true); }
   // Waits for the thread: the range's outputs by family, verified.
-  Result<std::vector<std::vector<StoreOutput>>> Wait() {
+  Result<RangeOutputs> Wait() {
     thread_.join();
     if (!status_.ok()) return status_;
     return std::move(outputs_);
@@ -670,11 +672,9 @@ class AsyncRange {
   bool failed_ = false;
   bool abort_ = false;
   Status status_;  // the thread's error (set under mu_, read after failed_ or the join)
-  std::vector<std::vector<StoreOutput>> outputs_;
+  RangeOutputs outputs_;
   std::thread thread_;  // last: started once everything above exists
 };
-
-using RangeOutputs = std::vector<std::vector<StoreOutput>>;  // one range's, by family
 
 // Writes the ranges of a sorter's FinishRanges (`parts`, one iterator per range) on `threads`
 // threads at once (this one and helpers), each taking the next range: its cells merged from

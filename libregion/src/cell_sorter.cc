@@ -8,8 +8,6 @@
 #include <unistd.h>
 #include <lz4.h>
 
-#include <mutex>
-
 #include <boost/sort/pdqsort/pdqsort.hpp>
 
 #include <algorithm>
@@ -17,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <mutex>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -717,22 +716,22 @@ struct CellSorter::Impl {
     return a.ok() ? b : a;
   }
 
-  // Sorts `entries` and writes them as the runs `paths` (NewRuns): with two, each half is
+  // Sorts `entries` and writes them as the runs `targets` (NewRuns): with two, each half is
   // sorted and written by its own thread, so that the whole spill runs on both cores (merging
   // the two halves into one run was a serial third of it); the final merge takes both.
   static Status WriteRuns(ComparatorKind kind, std::vector<Entry>* entries,
-                          const std::vector<Run*>& paths, const std::vector<std::string>* cuts,
+                          const std::vector<Run*>& targets, const std::vector<std::string>* cuts,
                           uint64_t* bytes, uint64_t* dropped) {
     Entry* begin = entries->data();
     Entry* end = begin + entries->size();
-    if (paths.size() == 1) return WriteRun(kind, begin, end, paths[0], cuts, bytes, dropped);
+    if (targets.size() == 1) return WriteRun(kind, begin, end, targets[0], cuts, bytes, dropped);
     Entry* mid = begin + entries->size() / 2;
     uint64_t first_bytes = 0, first_dropped = 0;
     Status s = OnTwoThreads(
         [&] {
-          return WriteRun(kind, begin, mid, paths[0], cuts, &first_bytes, &first_dropped);
+          return WriteRun(kind, begin, mid, targets[0], cuts, &first_bytes, &first_dropped);
         },
-        [&] { return WriteRun(kind, mid, end, paths[1], cuts, bytes, dropped); });
+        [&] { return WriteRun(kind, mid, end, targets[1], cuts, bytes, dropped); });
     *bytes += first_bytes;
     *dropped += first_dropped;
     return s;
@@ -796,8 +795,8 @@ struct CellSorter::Impl {
       return Status::OK();
     }
     HFILE_RETURN_IF_ERROR(WaitInflight());
-    std::vector<Run*> paths = NewRuns(entries.size());
-    inflight.runs = paths.size();
+    std::vector<Run*> targets = NewRuns(entries.size());
+    inflight.runs = targets.size();
     inflight.blocks = std::move(blocks);
     inflight.arena_bytes = arena_bytes;
     inflight.entries = std::move(entries);
@@ -809,11 +808,11 @@ struct CellSorter::Impl {
       Inflight* f = &inflight;
       ComparatorKind kind = o.kind;
       const std::vector<std::string>* cuts = Cuts();
-      inflight.thread = std::thread([f, kind, paths, cuts] {
-        f->status = WriteRuns(kind, &f->entries, paths, cuts, &f->bytes, &f->dropped);
+      inflight.thread = std::thread([f, kind, targets, cuts] {
+        f->status = WriteRuns(kind, &f->entries, targets, cuts, &f->bytes, &f->dropped);
       });
     } catch (const std::system_error&) {
-      inflight.status = WriteRuns(o.kind, &inflight.entries, paths, Cuts(), &inflight.bytes,
+      inflight.status = WriteRuns(o.kind, &inflight.entries, targets, Cuts(), &inflight.bytes,
                                   &inflight.dropped);
     }
     return WaitInflightIfNoThread();
@@ -826,16 +825,24 @@ struct CellSorter::Impl {
   // The in-memory cells as runs, here and now (on both cores); the arena is then empty.
   Status SpillMemory() {
     HFILE_RETURN_IF_ERROR(WaitInflight());
-    std::vector<Run*> paths = NewRuns(entries.size());
+    std::vector<Run*> targets = NewRuns(entries.size());
     uint64_t bytes = 0, dropped = 0;
-    Status s = WriteRuns(o.kind, &entries, paths, Cuts(), &bytes, &dropped);
+    Status s = WriteRuns(o.kind, &entries, targets, Cuts(), &bytes, &dropped);
     stats.spilled_bytes += bytes;
     stats.duplicates_dropped += dropped;
     if (!s.ok()) return Fail(s);
-    stats.runs_spilled += paths.size();
+    stats.runs_spilled += targets.size();
     entries = std::vector<Entry>();
     ReleaseArena();
     return Status::OK();
+  }
+
+  // The start of Finish and FinishRanges: no more Add, and the chunk in flight spilled.
+  Status EndInput() {
+    if (!failed.ok()) return failed;
+    if (finished) return Status::InvalidArgument("CellSorter::Finish called twice");
+    finished = true;
+    return WaitInflight();
   }
 
   // Finish's work before the final merge, for `concurrent` merges at once (FinishRanges): the
@@ -1097,10 +1104,7 @@ Status CellSorter::Add(const Cell& cell) {
 
 Result<std::unique_ptr<CellIterator>> CellSorter::Finish() {
   Impl& m = *impl_;
-  if (!m.failed.ok()) return m.failed;
-  if (m.finished) return Status::InvalidArgument("CellSorter::Finish called twice");
-  m.finished = true;
-  HFILE_RETURN_IF_ERROR(m.WaitInflight());
+  HFILE_RETURN_IF_ERROR(m.EndInput());
   if (m.runs.empty()) {
     m.SortEntries();
     auto it = std::make_unique<MemoryIterator>(&m, m.entries.data(),
@@ -1122,12 +1126,9 @@ Result<std::unique_ptr<CellIterator>> CellSorter::Finish() {
 
 Result<std::vector<std::unique_ptr<CellIterator>>> CellSorter::FinishRanges(size_t concurrent) {
   Impl& m = *impl_;
-  if (!m.failed.ok()) return m.failed;
-  if (m.finished) return Status::InvalidArgument("CellSorter::Finish called twice");
+  HFILE_RETURN_IF_ERROR(m.EndInput());
   const std::vector<std::string>& cuts = m.o.range_starts;
-  m.finished = true;
   concurrent = std::max<size_t>(1, concurrent);
-  HFILE_RETURN_IF_ERROR(m.WaitInflight());
   const size_t n = cuts.size() + 1;
   std::vector<std::unique_ptr<CellIterator>> out;
   if (m.runs.empty()) {

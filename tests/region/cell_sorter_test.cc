@@ -91,11 +91,13 @@ std::vector<Added> RandomCells(size_t n, uint32_t seed, size_t value_bytes) {
   return out;
 }
 
-std::unique_ptr<CellSorter> OpenSorter(size_t memory, const std::string& dir, int threads = 2) {
+std::unique_ptr<CellSorter> OpenSorter(size_t memory, const std::string& dir, int threads = 2,
+                                       std::vector<std::string> range_starts = {}) {
   CellSorterOptions o;
   o.memory_bytes = memory;
   o.temp_dir = dir;
   o.threads = threads;
+  o.range_starts = std::move(range_starts);
   auto s = CellSorter::Open(o);
   EXPECT_TRUE(s.ok()) << s.status().ToString();
   return s.ok() ? std::move(s).value() : nullptr;
@@ -323,14 +325,10 @@ TEST(CellSorter, RangesAreTheOutputCutAtTheirStarts) {
   const std::vector<std::string> starts = {"a", "row1", "row25", "row250", "row250~", "row9", "s"};
   for (size_t memory : {size_t{64} << 20, size_t{2} << 20, kMinSorterMemory}) {
     SCOPED_TRACE(memory);
-    CellSorterOptions o;
-    o.memory_bytes = memory;
-    o.temp_dir = dir;
-    o.range_starts = starts;
-    auto s = CellSorter::Open(o);
-    ASSERT_TRUE(s.ok()) << s.status().ToString();
-    for (const auto& a : added) ASSERT_TRUE((*s)->Add(a.cell.view()).ok());
-    auto parts = (*s)->FinishRanges(2);
+    auto s = OpenSorter(memory, dir, 2, starts);
+    ASSERT_TRUE(s);
+    for (const auto& a : added) ASSERT_TRUE(s->Add(a.cell.view()).ok());
+    auto parts = s->FinishRanges(2);
     ASSERT_TRUE(parts.ok()) << parts.status().ToString();
     ASSERT_EQ(parts->size(), starts.size() + 1);
     std::vector<std::vector<CellData>> got(parts->size());
@@ -357,12 +355,12 @@ TEST(CellSorter, RangesAreTheOutputCutAtTheirStarts) {
     EXPECT_TRUE(got[0].empty());              // nothing sorts before "a"
     EXPECT_TRUE(got[starts.size()].empty());  // nor after "s"
     ExpectSame(all, want);
-    EXPECT_EQ((*s)->stats().duplicates_dropped, added.size() - want.size());
+    EXPECT_EQ(s->stats().duplicates_dropped, added.size() - want.size());
     if (memory == kMinSorterMemory) {
-      EXPECT_GT((*s)->stats().merge_passes, 0u);
+      EXPECT_GT(s->stats().merge_passes, 0u);
     }
     if (memory == size_t{2} << 20) {
-      EXPECT_GT((*s)->stats().runs_spilled, 0u);
+      EXPECT_GT(s->stats().runs_spilled, 0u);
     }
   }
   // Starts must ascend, hold no empty row, and need row keys.
