@@ -206,7 +206,7 @@ def markdown(meta, settings, rows, targets):
         L.append(f"| {name} | **{st}** | {det} |")
     L.append("")
     titles = {
-        "write": "Write an HFile (RocksDB: SstFileWriter; floor: compress + checksum + write of the same blocks)",
+        "write": "Write an HFile (RocksDB: SstFileWriter; floor: read of the cells file + compress + checksum + write of the same blocks)",
         "scan": "Full scan, checksums verified (floor: read + checksum + decompress of the same blocks)",
         "get": "Point gets of whole rows, no bloom (gets/s)",
         "get-bloom": "Point gets of whole rows, row bloom first (gets/s)",
