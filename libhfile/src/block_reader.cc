@@ -88,8 +88,9 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
           BlockTypeName(h.type), sums.size(), ChecksumBytes(h.bytes_per_checksum, data.size()),
           data.size(), h.bytes_per_checksum));
     }
-    HFILE_RETURN_IF_ERROR(VerifyChecksums(h.checksum_type, h.bytes_per_checksum, data, sums)
-                              .WithContext(fmt::format("{} block", BlockTypeName(h.type))));
+    // The context is formatted only for a failure: this runs once per block read.
+    Status s = VerifyChecksums(h.checksum_type, h.bytes_per_checksum, data, sums);
+    if (!s.ok()) return s.WithContext(fmt::format("{} block", BlockTypeName(h.type)));
   }
 
   Slice on_disk_body(raw + hdr, h.on_disk_body_size());
@@ -125,10 +126,11 @@ Status BlockReader::ReadBlockImpl(uint64_t offset, uint64_t expected_size, Block
                                           BlockTypeName(h.type), raw_len));
   }
   fault_ = Fault::kDecompression;
-  HFILE_RETURN_IF_ERROR(
-      Decompress(options_.compression, on_disk_body, block->uncompressed.data(), raw_len)
-          .WithContext(fmt::format("{} block ({})", BlockTypeName(h.type),
-                                   CompressionName(options_.compression))));
+  Status s = Decompress(options_.compression, on_disk_body, block->uncompressed.data(), raw_len);
+  if (!s.ok()) {
+    return s.WithContext(
+        fmt::format("{} block ({})", BlockTypeName(h.type), CompressionName(options_.compression)));
+  }
   block->body = Slice(block->uncompressed.data(), raw_len);
   fault_ = Fault::kNone;
   return Status::OK();
