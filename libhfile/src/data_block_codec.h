@@ -72,6 +72,10 @@ class DataBlockEncoder {
   // Bytes the encoded body would take now (approximately, for the encoded size limit).
   size_t EncodedSize() const { return encoded_; }
   size_t cell_count() const { return count_; }
+  // The key of the last cell added since Reset, where the encoder keeps it anyway (the block's
+  // bytes, or a delta encoder's previous key): the writer's previous key, without a copy per
+  // cell. Valid until the next Add, Reset or Finish; empty after Reset.
+  Slice last_key() const { return last_key_; }
   // Appends the finished body (for encoded blocks starting with the 2-byte id) to *body.
   virtual void Finish(std::string* body) = 0;
   // The finished body as a view, valid until the next Reset or Add; `scratch` may hold it. The
@@ -89,6 +93,7 @@ class DataBlockEncoder {
   size_t unencoded_ = 0;
   size_t encoded_ = 0;
   size_t count_ = 0;
+  Slice last_key_;  // last_key(), set by each encoder's Add and Reset
 };
 
 // nullptr for PREFIX_TREE (and ids the format does not define).

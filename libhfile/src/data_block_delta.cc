@@ -103,6 +103,7 @@ void DeltaBlockEncoder::Reset() {
   count_ = 0;
   encoded_ = 0;
   unencoded_ = 0;
+  last_key_ = Slice();
   dict_.Clear();
 }
 
@@ -145,6 +146,7 @@ void DeltaBlockEncoder::Add(const Cell& cell) {
   }
   memcpy(prev_key_.data(), cell.key.data(), cell.key.size());
   prev_key_len_ = cell.key.size();
+  last_key_ = prev_key();
   encoded_ = used_ - kHeaderSize;
   ++count_;
 }

@@ -16,12 +16,14 @@ class NoneEncoder final : public DataBlockEncoder {
   void Reset() override {
     used_ = 0;
     unencoded_ = encoded_ = count_ = 0;
+    last_key_ = Slice();
   }
   // Cells are encoded straight into data_, which grows by doubling (zero-filled once per
   // growth, not per cell) with used_ marking the end of the block so far.
   void Add(const Cell& cell) override {
     const size_t bound = KeyValueBound<kTags, kMvcc>(cell);
     if (used_ + bound > data_.size()) data_.resize(std::max(used_ + bound, 2 * data_.size()));
+    last_key_ = Slice(data_.data() + used_ + 8, cell.key.size());  // after klen and vlen
     used_ += EncodeKeyValueAs<kTags, kMvcc>(data_.data() + used_, cell);
     unencoded_ = encoded_ = used_;
     ++count_;

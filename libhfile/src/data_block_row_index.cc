@@ -115,6 +115,7 @@ class RowIndexEncoder final : public DataBlockEncoder {
     used_ = kIdSize;
     row_offsets_.clear();
     unencoded_ = encoded_ = count_ = 0;
+    last_key_ = Slice();
   }
   void Add(const Cell& cell) override {
     const Slice row = cell.row();
@@ -125,6 +126,7 @@ class RowIndexEncoder final : public DataBlockEncoder {
     }
     const size_t n = KeyValueSize(cell, format_) + kMaxVLongSize;  // EncodeKeyValue's room
     if (used_ + n > data_.size()) data_.resize(std::max(used_ + n, 2 * data_.size()));
+    last_key_ = Slice(data_.data() + used_ + 8, cell.key.size());  // after klen and vlen
     used_ += EncodeKeyValue(data_.data() + used_, cell, format_);
     unencoded_ = used_ - kIdSize;
     encoded_ = unencoded_ + 4 * row_offsets_.size();

@@ -124,18 +124,20 @@ bool Writer::Rep::ShouldFinishBlock() const {
 
 Status Writer::Rep::FinishDataBlock(const Slice& block_last_key) {
   if (encoder->cell_count() == 0) return Status::OK();
+  // The index key from the previous block's last key, then the block's own last key kept for
+  // the next: both before the encoder finishes, as block_last_key may be its last_key().
+  Slice prev(prev_block_last_key);
+  MakeIndexKey(options.comparator, options.flavor, has_prev_block ? &prev : nullptr,
+               first_key_in_block, &index_key);
+  prev_block_last_key.assign(block_last_key.data(), block_last_key.size());
+  has_prev_block = true;
   const Slice block_body = encoder->FinishBlock(&body);
   WrittenBlock b;
   HFILE_RETURN_IF_ERROR(blocks->Write(data_block_type, block_body, &b));
   if (first_data_block_offset < 0) first_data_block_offset = static_cast<int64_t>(b.offset);
   last_data_block_offset = static_cast<int64_t>(b.offset);
-  Slice prev(prev_block_last_key);
-  MakeIndexKey(options.comparator, options.flavor, has_prev_block ? &prev : nullptr,
-               first_key_in_block, &index_key);
   index->AddEntry(index_key, b.offset, b.on_disk_size_with_header);
   total_uncompressed_bytes += b.uncompressed_size_with_header();
-  prev_block_last_key.assign(block_last_key.data(), block_last_key.size());
-  has_prev_block = true;
   encoder->Reset();
   return Status::OK();
 }
@@ -172,7 +174,10 @@ void Writer::Rep::AddToBlooms(const Cell& cell, KeyField differs) {
       new_key = first || (differs == KeyField::kRow && prefix != Slice(prev_bloom_prefix));
       if (new_key) prev_bloom_prefix.assign(prefix.data(), prefix.size());
     }
-    if (new_key) {
+    if (new_key && options.bloom_type == BloomType::kRow) {
+      // The row is the key: hashed in place, and the last one is the last cell's (file info).
+      general_bloom->Add(row, row);
+    } else if (new_key) {
       bloom_key.clear();
       AppendBloomHashKey(options.bloom_type, options.bloom_prefix_length, row, cell.qualifier(),
                          &bloom_key);
@@ -212,7 +217,7 @@ void Writer::Rep::TrackTimestamps(const Cell& cell) {
 }
 
 // Append's work for one cell, shared with AppendBatch, which passes each cell's predecessor as
-// a view instead of copying every key into last_key.
+// a view. Neither copies keys: the previous cell's key is the encoder's last_key().
 Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_valid,
                             const KeyField* known) {
   const ComparatorKind kind = options.comparator;
@@ -288,9 +293,7 @@ Status Writer::Rep::AddCell(const Cell& cell, const Slice& prev_key, bool key_va
 
 Status Writer::Rep::AppendOne(const Cell& cell, const KeyField* known) {
   if (failed || finished) return Status::InvalidArgument("writer is finished or failed");
-  HFILE_RETURN_IF_ERROR(AddCell(cell, last_key.slice(), false, known));
-  last_key.Assign(cell.key);
-  return Status::OK();
+  return AddCell(cell, encoder->last_key(), false, known);
 }
 
 Status Writer::Append(const Cell& cell) { return rep_->AppendOne(cell, nullptr); }
@@ -303,17 +306,13 @@ Status Writer::AppendBatch(const CellBatch& batch) {
   Rep* r = rep_.get();
   if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
   if (batch.empty()) return Status::OK();
-  // Each cell's predecessor is the one before it in the batch (a view, no copy); last_key is
-  // brought up to date once, after the batch or before the cell that fails.
+  // Each cell's predecessor is the one before it in the batch (a view into the source, which
+  // the encoder's copy stands for from the next cell on).
   const bool valid = batch.keys_valid();
-  HFILE_RETURN_IF_ERROR(r->AddCell(batch[0], r->last_key.slice(), valid));
+  HFILE_RETURN_IF_ERROR(r->AddCell(batch[0], r->encoder->last_key(), valid));
   for (size_t i = 1; i < batch.size(); ++i) {
-    if (Status s = r->AddCell(batch[i], batch[i - 1].key, valid); !s.ok()) {
-      r->last_key.Assign(batch[i - 1].key);
-      return s;
-    }
+    HFILE_RETURN_IF_ERROR(r->AddCell(batch[i], batch[i - 1].key, valid));
   }
-  r->last_key.Assign(batch.back().key);
   return Status::OK();
 }
 
@@ -327,6 +326,8 @@ Status Writer::Finish(WriterStats* stats) {
   Rep* r = rep_.get();
   if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
   auto fail = [r](Status s) { return r->Fail(std::move(s)); };
+  // The file's last key (file info) is the last block's: taken before that block is finished.
+  if (r->entry_count > 0) r->last_key.Assign(r->encoder->last_key());
   Status s = r->FinishDataBlock(r->last_key.slice());
   if (s.ok()) s = r->WriteInlineBlocks(true);
   if (!s.ok()) return fail(s);

@@ -51,7 +51,9 @@ void Writer::Rep::BuildFileInfo(FileInfo* info) const {
       if (o.bloom_type == BloomType::kRowPrefixFixedLength) {
         info->SetInt32(k::kBloomFilterParam, o.bloom_prefix_length);
       }
-      info->Set(k::kLastBloomKey, last_bloom_key);
+      // ROW: the last row added is the last cell's (AddToBlooms keeps no copy of it).
+      info->Set(k::kLastBloomKey, o.bloom_type == BloomType::kRow ? KeyRow(last_key.slice())
+                                                                  : Slice(last_bloom_key));
     }
     info->SetInt64(k::kDeleteFamilyCount, delete_family_count);
     if (o.flavor == HBaseFlavor::k2_6) info->SetBool(k::kHistorical, false);

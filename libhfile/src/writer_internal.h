@@ -59,7 +59,7 @@ struct Writer::Rep {
   bool has_delete_family_row = false;
 
   // HFileWriterImpl state.
-  KeyCopy last_key;                    // lastCell (in AppendBatch: as of the batch's start)
+  KeyCopy last_key;                    // lastCell's key, taken from the encoder at Finish
   std::string first_key_in_block;      // firstCellInBlock
   std::string prev_block_last_key;     // lastCellOfPreviousBlock
   bool has_prev_block = false;
@@ -87,17 +87,17 @@ struct Writer::Rep {
     return s;
   }
   bool ShouldFinishBlock() const;
-  // `block_last_key`: the key of the block's last cell (last_key, or in a batch the previous
-  // cell's, before last_key is brought up to date at the batch's end).
+  // `block_last_key`: the key of the block's last cell (the encoder's last_key(), or a view of
+  // the cell before in a batch).
   Status FinishDataBlock(const Slice& block_last_key);
   // Append's work for one cell whose predecessor's key is `prev_key` (unused for the first cell
-  // of the file); leaves last_key to the caller. `key_valid`: the key is known to pass
+  // of the file). `key_valid`: the key is known to pass
   // IsValidKey (CellBatch::keys_valid).
   // `known`: the caller's first_difference (AppendAfter), trusted except where a block ends;
   // nullptr: compared here.
   Status AddCell(const Cell& cell, const Slice& prev_key, bool key_valid,
                  const KeyField* known = nullptr);
-  // Append / AppendAfter: AddCell after last_key, which then becomes the cell's key.
+  // Append / AppendAfter: AddCell after the encoder's last key.
   Status AppendOne(const Cell& cell, const KeyField* known);
   Status WriteInlineBlocks(bool closing);
   // `differs`: the first key field that differs from the previous cell (kRow for the first).
