@@ -183,14 +183,13 @@ bool BloomChunkMightContain(const Slice& chunk, const Slice& hash_key, int32_t h
   const int64_t bit_size = static_cast<int64_t>(chunk.size()) * 8;
   const int32_t h1 = Hash(hash_type, hash_key.data(), hash_key.size(), 0);
   const int32_t h2 = Hash(hash_type, hash_key.data(), hash_key.size(), h1);
-  uint32_t composite = static_cast<uint32_t>(h1);
   const unsigned char* bits = chunk.udata();
-  for (int32_t i = 0; i < hash_count; i++) {
-    const int64_t pos = std::llabs(static_cast<int64_t>(static_cast<int32_t>(composite)) % bit_size);
-    composite += static_cast<uint32_t>(h2);
-    if ((bits[pos >> 3] & (1u << (pos & 7))) == 0) return false;
-  }
-  return true;
+  bool all = true;
+  ForEachBloomBit(bit_size, h1, h2, hash_count, [&](int64_t pos) {
+    all = (bits[pos >> 3] & (1u << (pos & 7))) != 0;
+    return all;
+  });
+  return all;
 }
 
 }  // namespace hfile

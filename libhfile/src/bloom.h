@@ -37,6 +37,34 @@ int32_t Murmur3Hash(const char* data, size_t n, int32_t seed);
 int32_t JenkinsHash(const char* data, size_t n, int32_t seed);
 int32_t Hash(HashType type, const char* data, size_t n, int32_t seed);
 
+// The bit positions HBase sets and tests for a key (BloomFilterUtil.setHashLoc / checkBit):
+// for i < hash_count, |(int) (h1 + i * h2) % bit_size| with h1 = hash(key, 0) and h2 =
+// hash(key, h1); `bit` is called with each until it returns false. The remainder by the chunk's
+// bit count is a multiply by its precomputed inverse (Lemire's fastmod: exact for 32-bit
+// dividends and divisors) rather than a 64-bit division per position, which cost more than the
+// two hashes. REQUIRES: bit_size > 0.
+template <typename BitFn>
+inline void ForEachBloomBit(int64_t bit_size, int32_t h1, int32_t h2, int32_t hash_count,
+                            BitFn bit) {
+  uint32_t composite = static_cast<uint32_t>(h1);
+  if (bit_size > static_cast<int64_t>(UINT32_MAX)) {  // no chunk is this large; kept exact
+    for (int32_t i = 0; i < hash_count; i++, composite += static_cast<uint32_t>(h2)) {
+      const int64_t x = static_cast<int32_t>(composite);
+      if (!bit((x < 0 ? -x : x) % bit_size)) return;
+    }
+    return;
+  }
+  const uint64_t d = static_cast<uint64_t>(bit_size);
+  const uint64_t inverse = ~uint64_t{0} / d + 1;  // ceil(2^64 / d); 0 for d = 1
+  for (int32_t i = 0; i < hash_count; i++, composite += static_cast<uint32_t>(h2)) {
+    // |x| % d == |x % d| (Java's remainder takes the dividend's sign); |INT32_MIN| is 2^31.
+    const uint32_t x = composite;
+    const uint32_t magnitude = static_cast<int32_t>(x) < 0 ? 0u - x : x;
+    const uint64_t low = inverse * magnitude;
+    if (!bit(static_cast<int64_t>((static_cast<unsigned __int128>(low) * d) >> 64))) return;
+  }
+}
+
 // The bytes HBase hashes for a cell, per bloom type:
 //   ROW (and the delete-family bloom): the row;
 //   ROWPREFIX_FIXED_LENGTH: the first min(prefix_length, rowlen) bytes of the row;

@@ -71,12 +71,11 @@ void SetBits(std::string* bits, int32_t hash_count, HashType type, const Slice& 
   const int64_t bit_size = static_cast<int64_t>(bits->size()) * 8;
   const int32_t h1 = Hash(type, key.data(), key.size(), 0);
   const int32_t h2 = Hash(type, key.data(), key.size(), h1);
-  uint32_t composite = static_cast<uint32_t>(h1);
-  for (int32_t i = 0; i < hash_count; i++) {
-    const int64_t pos = std::llabs(static_cast<int64_t>(static_cast<int32_t>(composite)) % bit_size);
-    composite += static_cast<uint32_t>(h2);
-    (*bits)[pos >> 3] = static_cast<char>((*bits)[pos >> 3] | (1 << (pos & 7)));
-  }
+  char* b = bits->data();
+  ForEachBloomBit(bit_size, h1, h2, hash_count, [b](int64_t pos) {
+    b[pos >> 3] = static_cast<char>(b[pos >> 3] | (1 << (pos & 7)));
+    return true;
+  });
 }
 
 }  // namespace

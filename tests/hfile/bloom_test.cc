@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <map>
@@ -181,6 +182,39 @@ TEST(BloomFold, HalvesWhileSparse) {
   FoldBloomChunk(&none, 0, &mk2);  // no keys: untouched
   EXPECT_EQ(none.size(), 8u);
   EXPECT_EQ(mk2, 10);
+}
+
+// The bit positions are HBase's |(int) (h1 + i * h2) % bit_size| (checked by the 64-bit remainder
+// itself) for every chunk size: 1, powers of two, odd, HBase's default 128 KiB chunk, the
+// largest the fast remainder takes and one beyond; hashes at INT32_MIN / INT32_MAX included.
+TEST(BloomBits, PositionsAreJavasRemainder) {
+  std::mt19937_64 rng(20261207);
+  const int64_t sizes[] = {1, 8, 64, 1000003, int64_t{128} << 13, 8 * 3331, (int64_t{1} << 31) - 8,
+                           int64_t{UINT32_MAX}, int64_t{UINT32_MAX} + 1, int64_t{1} << 40};
+  std::vector<std::pair<int32_t, int32_t>> hashes = {
+      {INT32_MIN, 1}, {INT32_MAX, INT32_MAX}, {0, INT32_MIN}, {-1, -1}, {7, 0}};
+  for (int i = 0; i < 2000; ++i) {
+    hashes.emplace_back(static_cast<int32_t>(rng()), static_cast<int32_t>(rng()));
+  }
+  for (const int64_t bit_size : sizes) {
+    for (const auto& [h1, h2] : hashes) {
+      std::vector<int64_t> want, got;
+      uint32_t composite = static_cast<uint32_t>(h1);
+      for (int k = 0; k < 9; ++k, composite += static_cast<uint32_t>(h2)) {
+        const int64_t x = static_cast<int32_t>(composite);
+        want.push_back(std::llabs(x % bit_size));
+      }
+      ForEachBloomBit(bit_size, h1, h2, 9, [&](int64_t pos) {
+        got.push_back(pos);
+        return true;
+      });
+      ASSERT_EQ(got, want) << "bit_size " << bit_size << ", h1 " << h1 << ", h2 " << h2;
+    }
+  }
+  // The callback's false stops the walk.
+  int calls = 0;
+  ForEachBloomBit(1000, 5, 7, 9, [&](int64_t) { return ++calls < 3; });
+  EXPECT_EQ(calls, 3);
 }
 
 TEST(BloomChunk, EmptyChunkAnswersTrue) {
