@@ -306,8 +306,8 @@ Status Writer::AppendBatch(const CellBatch& batch) {
   Rep* r = rep_.get();
   if (r->failed || r->finished) return Status::InvalidArgument("writer is finished or failed");
   if (batch.empty()) return Status::OK();
-  // Each cell's predecessor is the one before it in the batch (a view into the source, which
-  // the encoder's copy stands for from the next cell on).
+  // Each cell's predecessor is the one before it in the batch (a view into the source); the
+  // first cell's is the encoder's last key.
   const bool valid = batch.keys_valid();
   HFILE_RETURN_IF_ERROR(r->AddCell(batch[0], r->encoder->last_key(), valid));
   for (size_t i = 1; i < batch.size(); ++i) {
