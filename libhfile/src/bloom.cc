@@ -25,7 +25,6 @@
 //   regionserver/StoreFileReader.java   checkGeneralBloomFilter: LAST_BLOOM_KEY check, ROWCOL
 //       probes both first-on-row-col and first-on-row (summarised in bloom.h).
 #include <algorithm>
-#include <cstdlib>
 #include <optional>
 
 #include "bloom.h"

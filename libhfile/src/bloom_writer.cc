@@ -32,7 +32,6 @@
 // same chunks at the same block boundaries.
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdint>
 #include <deque>
 #include <string>
