@@ -119,13 +119,13 @@ std::string Listing(const std::string& dir) {
   return out;
 }
 
-// D2: a trailer that denies the file's data blocks; D1: a data index count flipped to 0. The
-// rewrite is refused (exit 2) and nothing is left in the output directory, with and without
-// --trust-inputs.
+// D2: a trailer that denies the file's data blocks (or only counts no cells in them); D1: a
+// data index count flipped to 0. The rewrite is refused (exit 2) and nothing is left in the
+// output directory, with and without --trust-inputs.
 TEST(RewriteInputs, DamagedTrailerIsRefused) {
   HFILE_REQUIRE_DEFECTS();
   for (const char* name : {"trailer-says-empty-100cells.hfile", "trailer-says-empty-namespace.hfile",
-                           "namespace-trailer-byte848-flipped.hfile"}) {
+                           "entrycount0-100cells.hfile", "namespace-trailer-byte848-flipped.hfile"}) {
     for (bool trust : {false, true}) {
       const std::string dir = test::NewTempDir("rewrite-damaged");
       std::vector<std::string> args = {test::DefectsDir() + "/" + name, dir + "/out.hfile"};
@@ -145,6 +145,7 @@ TEST(RewriteInputs, RefusalNamesTheVerifyCode) {
   const std::pair<const char*, const char*> cases[] = {
       {"trailer-says-empty-100cells.hfile", "entry-count-mismatch"},
       {"trailer-says-empty-namespace.hfile", "entry-count-mismatch"},
+      {"entrycount0-100cells.hfile", "entry-count-mismatch"},
       {"namespace-trailer-byte848-flipped.hfile", "data-block-not-indexed"}};
   for (const auto& [name, code] : cases) {
     const std::string dir = test::NewTempDir("rewrite-refusal-code");

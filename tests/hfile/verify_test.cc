@@ -143,6 +143,19 @@ TEST(VerifyDefects, C1_HadoopLz4PooledSmallBufferIsClean) {
   EXPECT_EQ(r.cells, 1u);
 }
 
+// D2's sibling: the trailer's entry count is 0 while the first data block offset and the index
+// still point at four intact data blocks of 100 cells. One error, naming the count and the cells.
+TEST(VerifyDefects, D2_EntryCountZeroWithIndexedCellsIsAnError) {
+  HFILE_REQUIRE_DEFECTS();
+  VerifyReport r = VerifyFile(Defect("entrycount0-100cells.hfile"), {});
+  ASSERT_TRUE(r.open_status.ok()) << r.open_status.ToString();
+  EXPECT_FALSE(r.clean());
+  EXPECT_EQ(r.cells, 100u) << Printed(r);
+  EXPECT_EQ(r.problem_count, 1u) << Printed(r);
+  EXPECT_EQ(CountProblems(r, Severity::kError, "trailer entry_count is 0, the cells say 100"), 1)
+      << Printed(r);
+}
+
 TEST(VerifyDefects, D4_BlockClaimsAboveTheFilesOwnTotalsAreRefusedBeforeAllocating) {
   HFILE_REQUIRE_DEFECTS();
   for (const char* name : {"bzip2-bomb-1023MiB.hfile", "bzip2-bomb-256MiB.hfile",
