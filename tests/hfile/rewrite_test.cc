@@ -124,8 +124,9 @@ std::string Listing(const std::string& dir) {
 // output directory, with and without --trust-inputs.
 TEST(RewriteInputs, DamagedTrailerIsRefused) {
   HFILE_REQUIRE_DEFECTS();
-  for (const char* name : {"trailer-says-empty-100cells.hfile", "trailer-says-empty-namespace.hfile",
-                           "entrycount0-100cells.hfile", "namespace-trailer-byte848-flipped.hfile"}) {
+  for (const char* name :
+       {"trailer-says-empty-100cells.hfile", "trailer-says-empty-namespace.hfile",
+        "entrycount0-100cells.hfile", "namespace-trailer-byte848-flipped.hfile"}) {
     for (bool trust : {false, true}) {
       const std::string dir = test::NewTempDir("rewrite-damaged");
       std::vector<std::string> args = {test::DefectsDir() + "/" + name, dir + "/out.hfile"};
