@@ -226,6 +226,16 @@ class Bench:
                 self.runs.pop()  # preparation, not a measurement
                 hk_parts.append(p)
             parts, have_parts = hk_parts, True
+        # RocksDB's part SSTs of the same cells (SstFileWriter, same settings), untimed: the
+        # inputs of its compaction.
+        rdb_parts = []
+        for i in range(4):
+            p = os.path.join(d, f"rocksdb-part{i}.sst")
+            rec = self.hb(setting, "rocksdb", "write", -1, file=p,
+                          cells=os.path.join(self.data, f"part{i}.bin"))
+            self.runs.pop()
+            if rec.get("ok"):
+                rdb_parts.append(p)
 
         for r in range(reps):
             self.hb(setting, "floor", "write", r, file=ref, out=os.path.join(d, "floor.out"))
@@ -247,6 +257,9 @@ class Bench:
                 self.hb(setting, "hfilekit", "compact", r, inputs=",".join(parts), out=cout)
                 self.hb(setting, "floor", "compact", r, inputs=",".join(parts), file=cout,
                         out=os.path.join(d, "floor.out"))
+                if len(rdb_parts) == 4:
+                    self.hb(setting, "rocksdb", "compact", r, inputs=",".join(rdb_parts),
+                            out=os.path.join(d, "rocksdb-compact-db"))
                 rout = os.path.join(d, "hfilekit-rewritten.hfile")
                 self.hb(setting, "hfilekit", "rewrite", r, file=ref, out=rout, to_codec=to_codec)
                 self.hb(setting, "floor", "rewrite", r, file=ref, out=os.path.join(d, "floor.out"),

@@ -212,7 +212,7 @@ def markdown(meta, settings, rows, targets):
         "get-bloom": "Point gets of whole rows, row bloom first (gets/s)",
         "verify": "Verify in-process (hfilekit: VerifyFile, all checks; RocksDB: SstFileReader::VerifyChecksum)",
         "verify-cli": "Verify as a command (hfile-verify vs sst_dump --command=check --verify_checksum), incl. process start",
-        "compact": "Compaction: 4 overlapping files → merge → major-compaction filter → 1 file (throughput of input cell bytes)",
+        "compact": "Compaction: 4 overlapping files → merge → major-compaction filter → 1 file (throughput of input cell bytes; RocksDB: CompactFiles of the same cells as 4 SSTs into 1, one thread, nothing to drop)",
         "rewrite": "Rewrite to another codec (LZ4 → ZSTD, others → LZ4)",
     }
     for op, title in titles.items():

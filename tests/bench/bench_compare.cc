@@ -50,6 +50,7 @@
 #endif
 
 #ifdef HFILE_BENCH_HAVE_ROCKSDB
+#include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
@@ -461,6 +462,64 @@ Status RocksWrite(const std::string& cells, const Setting& s, const std::string&
   return FromRocks(w.Finish());
 }
 
+// The peer of hfilekit's compaction: the four part SSTs (SstFileWriter, untimed) ingested into a
+// fresh DB at `db_dir` (each lands in its own level, as they overlap), then merged into one file
+// by CompactFiles, which runs on this thread; only that is timed. Every cell is its own RocksDB
+// key, so RocksDB drops nothing (the HBase rules have no counterpart): its merge, its per-key
+// work and its writer, over every input cell. Returns the timed seconds.
+Result<double> RocksCompact(const std::vector<std::string>& inputs, const Setting& s,
+                            const std::string& db_dir, Measurement* m) {
+  rocksdb::Options o = RocksOptions(s);
+  o.create_if_missing = true;
+  o.disable_auto_compactions = true;
+  o.max_subcompactions = 1;
+  HFILE_RETURN_IF_ERROR(FromRocks(rocksdb::DestroyDB(db_dir, o)));
+  rocksdb::DB* raw = nullptr;
+  HFILE_RETURN_IF_ERROR(FromRocks(rocksdb::DB::Open(o, db_dir, &raw)));
+  std::unique_ptr<rocksdb::DB> db(raw);
+  for (const std::string& p : inputs) {
+    HFILE_RETURN_IF_ERROR(FromRocks(db->IngestExternalFile({p}, {})));  // copied: p stays
+  }
+  auto files = [&db](int* deepest) {
+    rocksdb::ColumnFamilyMetaData meta;
+    db->GetColumnFamilyMetaData(&meta);
+    std::vector<rocksdb::SstFileMetaData> out;
+    for (const auto& level : meta.levels) {
+      for (const auto& f : level.files) {
+        out.push_back(f);
+        *deepest = level.level;
+      }
+    }
+    return out;
+  };
+  int deepest = 0;
+  std::vector<std::string> names;
+  for (const auto& f : files(&deepest)) {
+    names.push_back(f.name);
+    m->cells += f.num_entries;
+  }
+  if (names.size() != inputs.size())
+    return Status::Corruption(std::to_string(inputs.size()) + " files ingested, " +
+                              std::to_string(names.size()) + " in the DB");
+  rocksdb::CompactionOptions co;
+  co.compression = o.compression;
+  co.max_subcompactions = 1;
+  auto t = Clock::now();
+  HFILE_RETURN_IF_ERROR(FromRocks(db->CompactFiles(co, names, deepest)));
+  const double seconds = Since(t);
+  const auto out = files(&deepest);
+  for (const auto& f : out) {
+    m->items += f.num_entries;
+    m->file_size += f.size;
+  }
+  if (out.size() != 1 || m->items != m->cells)
+    return Status::Corruption("compaction left " + std::to_string(out.size()) + " files, " +
+                              std::to_string(m->items) + " of " + std::to_string(m->cells) +
+                              " entries");
+  HFILE_RETURN_IF_ERROR(FromRocks(db->Close()));
+  return seconds;
+}
+
 Status RocksScan(const std::string& path, const Setting& s, Measurement* m) {
   rocksdb::SstFileReader r(RocksOptions(s));
   HFILE_RETURN_IF_ERROR(FromRocks(r.Open(path)));
@@ -594,6 +653,10 @@ Status Run(const Args& a, Measurement* m) {
           [&](const std::string& p, Measurement* mm) { return RocksScan(p, s, mm); }, m));
     } else if (op == "get" || op == "get-bloom") {
       HFILE_RETURN_IF_ERROR(RocksGets(file, s, rows, op == "get-bloom", m));
+    } else if (op == "compact") {
+      HFILE_ASSIGN_OR_RETURN(double seconds, RocksCompact(inputs, s, out, m));
+      m->seconds = seconds;  // the DB's set-up is not the compaction's time
+      return Status::OK();
     } else if (op == "verify") {
       HFILE_RETURN_IF_ERROR(RocksVerify(file, s));
     } else {
