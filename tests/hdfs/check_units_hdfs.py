@@ -14,7 +14,9 @@ the tree's dirs, the archive's files (HBase's layout); `hfile verify --table` of
 is clean. Faults on the way: a unit run twice (two attempts), a task SIGKILLed once mirrored
 (HFILE_TASK_CRASH_AT) then run again, a commit killed after its intent (the table untouched;
 rolled back by the next run) and after its commit record (HFILE_TASK_COMMIT_CRASH_AT), then
-rerun (rolls forward on HDFS).
+rerun (rolls forward on HDFS), and, for the bulk load and the dropped family, a NameNode that
+fails one request of each commit run (nn_fault_proxy.py: refused, or done and its answer lost),
+a later request each time, until a run completes.
 Exit 0 when every check passed.
 """
 import argparse
@@ -32,6 +34,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_webhdfs as cw  # noqa: E402  (the launcher and the independent upload)
+from nn_fault_proxy import NameNodeFaultProxy  # noqa: E402
 
 NOW = "1800000000000"
 failures = []
@@ -193,6 +196,7 @@ def main():
     proc, info = cw.start_cluster(args, work)
     nn, rpc = info["namenode_http"], info["namenode_rpc"]
     hdfs = Hdfs(nn, user)
+    proxy = NameNodeFaultProxy(nn)
     env = {k: v for k, v in os.environ.items() if k not in ("HADOOP_CONF_DIR",)}
     env["HFILE_WEBHDFS"] = nn  # hdfs://RPC paths, the NameNode's HTTP address from here
     root_uri = "hdfs://%s/hbase" % rpc
@@ -217,6 +221,66 @@ def main():
             e = dict(env, **(extra_env or {}))
             return run([hfile, "task", path, "--attempt", attempt, "--work-dir", task_work,
                         "--json"], env=e, check=check)
+
+        journal = "/hbase/data/default/t/.hfile-journal"
+
+        def tree():
+            """The table's entries on HDFS (path, type, length), its job and journal dirs left
+            out."""
+            out = []
+
+            def walk(p):
+                for e in hdfs.list(p) or []:
+                    q = p + "/" + e["pathSuffix"]
+                    if e["pathSuffix"] in (".hfile-jobs", ".hfile-journal"):
+                        continue
+                    out.append((q, e["type"], e["length"]))
+                    if e["type"] == "DIRECTORY":
+                        walk(q)
+            walk("/hbase/data/default/t")
+            return sorted(out)
+
+        def namenode_faults(name, commit, job_id):
+            """The commit run again and again through a NameNode that fails one request per
+            run, refused and lost in turn, each time at the first step that has not failed so
+            in an earlier run, until a run completes: every step of the transaction and of its
+            recovery fails once each way. A run that fails must exit 3 (an I/O error) and leave
+            the table as it was or its journal, which the next run finishes; a refused request
+            must fail its run. The caller's compare() then checks what the last run left."""
+            penv = dict(env, HFILE_WEBHDFS=proxy.address)
+            done = "/hbase/data/default/t/.hfile-jobs/%s.done" % job_id
+            before = tree()
+            proxy.forget()
+            failed = []
+            for i in range(400):
+                mode = ("refuse", "lose")[i % 2]
+                proxy.arm_new(mode)
+                k = run(commit, env=penv, check=False)
+                if k.returncode == 0:
+                    if proxy.fired and mode == "refuse":
+                        fail("%s: the NameNode refused %s, yet the commit exited 0" %
+                             (name, proxy.fired))
+                    if not proxy.fired:
+                        break
+                    continue
+                if proxy.fired is None or k.returncode != 3:
+                    fail("%s: the commit exited %d (want 3) with %s\n%s" %
+                         (name, k.returncode,
+                          "the NameNode's %s of %s" % (mode, proxy.fired) if proxy.fired
+                          else "no failure injected", k.stdout[-1000:]))
+                    break
+                failed.append("%s %s" % (mode, proxy.fired))
+                # As it was, or a journal to finish, or committed whole (the job dir's removal,
+                # the last step, failed).
+                if not hdfs.exists(journal) and not hdfs.exists(done) and tree() != before:
+                    fail("%s: after the NameNode's %s of %s the table changed, with neither a "
+                         "journal nor the job's done record" % (name, mode, proxy.fired))
+            else:
+                fail("%s: the commit never got through" % name)
+            if len(failed) < 10:
+                fail("%s: only %d failed runs: %s" % (name, len(failed), failed))
+            print("%s: %d runs of the commit failed by the NameNode, each at a step not failed "
+                  "before (refused or lost), then one completed" % (name, len(failed)))
 
         def job(name, plan_argv, faults=(), table=table_uri):
             """Plans, runs every unit (with `faults`), commits; returns the units."""
@@ -252,38 +316,25 @@ def main():
             commit = [hfile, "task", "--commit", table + "/.hfile-jobs/" + job_id, "--json"]
             if "kill-commit" in faults:
                 # Killed after the intent: the table is as it was; the next run rolls it back.
-                def tree():
-                    out = []
-
-                    def walk(p):
-                        for e in hdfs.list(p) or []:
-                            q = p + "/" + e["pathSuffix"]
-                            if e["pathSuffix"] in (".hfile-jobs", ".hfile-journal"):
-                                continue
-                            out.append((q, e["type"], e["length"]))
-                            if e["type"] == "DIRECTORY":
-                                walk(q)
-                    walk("/hbase/data/default/t")
-                    return sorted(out)
                 before = tree()
                 k = run(commit, env=dict(env, HFILE_TASK_COMMIT_CRASH_AT="journal-written"),
                         check=False)
-                if (k.returncode == 0 or tree() != before or
-                        not hdfs.exists("/hbase/data/default/t/.hfile-journal")):
+                if k.returncode == 0 or tree() != before or not hdfs.exists(journal):
                     fail("%s: the commit killed after its intent: exit %d, table %s" %
                          (name, k.returncode, "unchanged" if tree() == before else "changed"))
                 k = run(commit, env=dict(env, HFILE_TASK_COMMIT_CRASH_AT="commit-written"),
                         check=False)
-                if k.returncode == 0 or not hdfs.exists("/hbase/data/default/t/.hfile-journal"):
+                if k.returncode == 0 or not hdfs.exists(journal):
                     fail("%s: the commit killed after its record: exit %d, journal %s" %
-                         (name, k.returncode,
-                          hdfs.exists("/hbase/data/default/t/.hfile-journal")))
+                         (name, k.returncode, hdfs.exists(journal)))
+            if "nn-faults" in faults:
+                namenode_faults(name, commit, job_id)
             c = run(commit, env=env)
             if c.returncode == 0:
                 rep = json.loads(c.stdout.decode().strip().splitlines()[-1])
                 if not (rep.get("committed") or rep.get("already_committed")):
                     fail("%s: commit record %s" % (name, rep))
-            if hdfs.exists("/hbase/data/default/t/.hfile-journal"):
+            if hdfs.exists(journal):
                 fail("%s: the journal is left after the commit" % name)
             if not hdfs.exists("/hbase/data/default/t/.hfile-jobs/%s.done" % job_id):
                 fail("%s: no %s.done" % (name, job_id))
@@ -370,7 +421,8 @@ def main():
         # 5. a second bulk load --into (partition and write stages).
         t = time.time()
         run([hfile, "bulkload", "--into", "--table", local] + load + [tsv2])
-        job("bulkload", ["bulkload", "--into", "--table", table_uri] + load + [tsv2])
+        job("bulkload", ["bulkload", "--into", "--table", table_uri] + load + [tsv2],
+            faults=("nn-faults",))
         archived = compare("bulkload")
         timings["bulkload"] = time.time() - t
 
@@ -380,13 +432,15 @@ def main():
                       if os.path.isdir(os.path.join(local, r, "c")))
         before = len(archived)
         run([hfile, "alter", local, "--drop-family=c", "--now=" + NOW])
-        job("drop-family", ["alter", table_uri, "--drop-family=c", "--now=" + NOW])
+        job("drop-family", ["alter", table_uri, "--drop-family=c", "--now=" + NOW],
+            faults=("nn-faults",))
         archived = compare("drop-family")
         if c_files == 0 or len(archived) - before != c_files:
             fail("drop-family: %d files archived, the c dirs held %d" %
                  (len(archived) - before, c_files))
         timings["drop-family"] = time.time() - t
     finally:
+        proxy.stop()
         cw.stop_cluster(proc)
 
     print("jobs: " + ", ".join("%s %.1f s" % kv for kv in timings.items()))
