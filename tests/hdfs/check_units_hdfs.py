@@ -282,6 +282,43 @@ def main():
             print("%s: %d runs of the commit failed by the NameNode, each at a step not failed "
                   "before (refused or lost), then one completed" % (name, len(failed)))
 
+        def task_namenode_faults(name, unit):
+            """A unit run again and again, each run a new attempt (as a scheduler retries exit
+            3), through a NameNode that fails one request per run as namenode_faults() does,
+            until a run completes. Each failed run must exit 3 and leave its attempt without
+            result.json, or complete (its answer lost after the last step); the commit that
+            follows must use one complete attempt."""
+            penv = {"HFILE_WEBHDFS": proxy.address}
+            attempts = "/hbase/data/default/t/.hfile-jobs/j-%s/attempts/%s/" % (name, unit["id"])
+            proxy.forget()
+            failed = []
+            for i in range(200):
+                mode = ("refuse", "lose")[i % 2]
+                proxy.arm_new(mode)
+                attempt = "9-%d" % i
+                k = task(unit, attempt, penv, check=False)
+                if k.returncode == 0 and not proxy.fired:
+                    break
+                if k.returncode != 3 or not proxy.fired:
+                    fail("%s: unit %s exited %d with %s\n%s" %
+                         (name, unit["id"], k.returncode,
+                          "the NameNode's %s of %s" % (mode, proxy.fired) if proxy.fired
+                          else "no failure injected", k.stdout[-1000:]))
+                    break
+                failed.append("%s %s" % (mode, proxy.fired))
+                if hdfs.exists(attempts + attempt + "/result.json") and not (
+                        mode == "lose" and "result.json" in proxy.fired):
+                    fail("%s: attempt %s failed by the NameNode's %s of %s has a result.json" %
+                         (name, attempt, mode, proxy.fired))
+            else:
+                fail("%s: unit %s never got through" % (name, unit["id"]))
+            if len(failed) < 6:
+                fail("%s: only %d failed runs of unit %s: %s" %
+                     (name, len(failed), unit["id"], failed))
+            print("%s: %d runs of unit %s failed by the NameNode, each at a step not failed "
+                  "before (refused or lost), then one completed" %
+                  (name, len(failed), unit["id"]))
+
         def job(name, plan_argv, faults=(), table=table_uri):
             """Plans, runs every unit (with `faults`), commits; returns the units."""
             job_id = "j-" + name
@@ -308,6 +345,8 @@ def main():
                         fail("%s: commit with a killed unit: exit %d %s" %
                              (name, c.returncode, c.stdout[-500:]))
                     task(u, "0-1")
+                elif "nn-faults" in faults and i == 0:
+                    task_namenode_faults(name, u)
                 elif "twice" in faults and i == 0:
                     task(u, "1-0")
                     task(u, "0-0")

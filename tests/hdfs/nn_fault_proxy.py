@@ -11,13 +11,13 @@ ways:
           answer: the client cannot know that the step took place (a NameNode or network
           failure right after the edit).
 
-The one that fails is the Nth from now (`arm`), or the first from now that has not failed in
-that way before (`arm_new`: a step is its method, path and operation, the random part of a
-temporary name and the process id in it left out), so that runs one after another fail at every step once.
-Later requests pass untouched, so a run that goes on after the failure sees a healthy NameNode.
-Every answer closes its connection: a client resends a request, unasked, when a connection it
-reused dies before the answer (libcurl does), which would hide a lost answer; on a fresh
-connection the loss reaches the client.
+The one that fails is the first from now that has not failed in that way before (`arm_new`: a
+step is its method, path and operation, with the random part of a temporary name, the process
+id in it and a unit's attempt id left out), so that runs one after another fail at every step
+once, each way. Later requests pass untouched, so a run that goes on after the failure sees a
+healthy NameNode. Every answer closes its connection: a client resends a request, unasked, when
+a connection it reused dies before the answer (libcurl does), which would hide a lost answer; on
+a fresh connection the loss reaches the client.
 """
 import http.client
 import http.server
@@ -34,7 +34,7 @@ class NameNodeFaultProxy:
         self.target = (host, int(port))
         self.lock = threading.Lock()
         self.failed_steps = set()  # (mode, step) that arm_new made fail
-        self.arm(0, "refuse")
+        self.disarm()
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -86,11 +86,10 @@ class NameNodeFaultProxy:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def arm(self, nth, mode):
-        """Fails the nth mutating request from now (1-based; 0: none) as `mode`."""
+    def disarm(self):
+        """Nothing fails from now."""
         with self.lock:
-            self.nth, self.mode, self.count, self.fired = nth, mode, 0, None
-            self.new_only = False
+            self.mode, self.fired = None, None
 
     def forget(self):
         """Forgets which steps arm_new made fail."""
@@ -100,30 +99,27 @@ class NameNodeFaultProxy:
     def arm_new(self, mode):
         """Fails the first mutating request from now whose step has not failed as `mode`."""
         with self.lock:
-            self.nth, self.mode, self.count, self.fired = 0, mode, 0, None
-            self.new_only = True
+            self.mode, self.fired = mode, None
 
     @staticmethod
     def step(method, path):
         path = path.split("&user.name")[0]
         # "X.tmp-<random>-<pid>-<n>": n tells a process's temporary files apart (the
         # journal's intent from its commit record).
-        return method + " " + re.sub(r"\.tmp-[0-9a-f]+-[0-9]+-", ".tmp-", path)
+        path = re.sub(r"\.tmp-[0-9a-f]+-[0-9]+-", ".tmp-", path)
+        # A job's attempts of a unit take the same steps, each in its own dir.
+        return method + " " + re.sub(r"(/attempts/[^/]+/)[^/?]+", r"\1*", path)
 
     def take(self, method, path):
         if method not in MUTATING:
             return None
         with self.lock:
-            self.count += 1
-            if self.fired is not None:
+            if self.mode is None or self.fired is not None:
                 return None
-            if self.new_only:
-                key = (self.mode, self.step(method, path))
-                if key in self.failed_steps:
-                    return None
-                self.failed_steps.add(key)
-            elif self.count != self.nth:
+            key = (self.mode, self.step(method, path))
+            if key in self.failed_steps:
                 return None
+            self.failed_steps.add(key)
             self.fired = "%s %s" % (method, path.split("&user.name")[0])
             return self.mode
 
