@@ -128,8 +128,15 @@ class MergingIterator : public CellIterator {
 
   // Compares x (input a) and y (input b), both checked keys under the default comparator, from
   // `field` and, in the row or the qualifier, byte `offset` on: they agree in everything before.
+  // Out of line for the matches; CodeAfter has its own copy, with the constants folded in.
   __attribute__((noinline)) static Difference CompareFrom(const Cell& x, size_t a, const Cell& y,
                                                           size_t b, uint8_t field, size_t offset) {
+    return CompareFromInline(x, a, y, b, field, offset);
+  }
+  __attribute__((always_inline)) static Difference CompareFromInline(const Cell& x, size_t a,
+                                                                     const Cell& y, size_t b,
+                                                                     uint8_t field,
+                                                                     size_t offset) {
     const char* px = x.key.data();
     const char* py = y.key.data();
     const size_t rx = KeyRowLength(x.key), ry = KeyRowLength(y.key);
@@ -222,7 +229,7 @@ class MergingIterator : public CellIterator {
 
   // The code of `cur` after `prev`, its predecessor in input i: kUnknown when it sorts before.
   static uint64_t CodeAfter(const Cell& prev, const Cell& cur, size_t i) {
-    const Difference d = CompareFrom(prev, i, cur, i, kRow, 0);
+    const Difference d = CompareFromInline(prev, i, cur, i, kRow, 0);
     return d.order <= 0 ? CodeOf(cur, d) : kUnknown;
   }
 
