@@ -34,10 +34,6 @@ std::string KeyTypeName(uint8_t type) {
   return "Unknown(" + std::to_string(type) + ")";
 }
 
-bool IsDeleteType(uint8_t type) {
-  return type == 8 || type == 10 || type == 12 || type == 14;
-}
-
 void AppendKey(std::string* dst, const Slice& row, const Slice& family, const Slice& qualifier,
                int64_t timestamp, uint8_t type) {
   // One resize, then the fields in place: once per cell of a bulk load (seven appends cost

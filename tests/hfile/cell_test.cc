@@ -150,6 +150,30 @@ TEST(Slice, CommonPrefixLengthMatchesAByteLoop) {
   }
 }
 
+TEST(Slice, EqualityFindsEveryDifferingByte) {
+  // Every length the loads distinguish (0-3, 4-7, 8-16, longer), every byte position changed,
+  // at every alignment, and lengths that differ.
+  std::mt19937_64 rng(5);
+  for (size_t n = 0; n <= 40; ++n) {
+    for (size_t shift = 0; shift < 8; ++shift) {
+      std::string a(shift, 'x'), b(7 - shift, 'y');
+      a += std::string(n, '\0');
+      for (size_t i = 0; i < n; ++i) a[shift + i] = static_cast<char>(rng());
+      b += a.substr(shift, n);
+      const Slice x(a.data() + shift, n), y(b.data() + 7 - shift, n);
+      ASSERT_TRUE(x == y) << "n " << n;
+      for (size_t p = 0; p < n; ++p) {
+        std::string c = b;
+        c[7 - shift + p] ^= static_cast<char>(1 + rng() % 255);
+        ASSERT_FALSE(x == Slice(c.data() + 7 - shift, n)) << "n " << n << " byte " << p;
+      }
+      if (n > 0) {
+        ASSERT_FALSE(x == Slice(b.data() + 7 - shift, n - 1)) << "n " << n;
+      }
+    }
+  }
+}
+
 TEST(Slice, CompareIsUnsignedLexicographic) {
   std::mt19937_64 rng(7);
   for (int i = 0; i < 100000; ++i) {
