@@ -240,84 +240,73 @@ def main():
             walk("/hbase/data/default/t")
             return sorted(out)
 
-        def namenode_faults(name, commit, job_id):
-            """The commit run again and again through a NameNode that fails one request per
-            run, refused and lost in turn, each time at the first step that has not failed so
-            in an earlier run, until a run completes: every step of the transaction and of its
-            recovery fails once each way. A run that fails must exit 3 (an I/O error) and leave
-            the table as it was or its journal, which the next run finishes; a refused request
-            must fail its run. The caller's compare() then checks what the last run left."""
+        def through_failing_namenode(what, run_once, after_failure, min_failed):
+            """Runs run_once(i, env) again and again through a NameNode that fails one request
+            per run, refused and lost in turn, each time at the first step that has not failed
+            so in an earlier run, until a run meets no failure: every step fails once each way.
+            A run that fails must exit 3 (an I/O error); after_failure(i, mode, step) then
+            checks what it left. A refused request must fail its run; a lost answer may not
+            (the run may learn the outcome another way)."""
             penv = dict(env, HFILE_WEBHDFS=proxy.address)
-            done = "/hbase/data/default/t/.hfile-jobs/%s.done" % job_id
-            before = tree()
             proxy.forget()
-            failed = []
+            failed = 0
             for i in range(400):
                 mode = ("refuse", "lose")[i % 2]
                 proxy.arm_new(mode)
-                k = run(commit, env=penv, check=False)
-                if k.returncode == 0:
-                    if proxy.fired and mode == "refuse":
-                        fail("%s: the NameNode refused %s, yet the commit exited 0" %
-                             (name, proxy.fired))
-                    if not proxy.fired:
-                        break
-                    continue
-                if proxy.fired is None or k.returncode != 3:
-                    fail("%s: the commit exited %d (want 3) with %s\n%s" %
-                         (name, k.returncode,
-                          "the NameNode's %s of %s" % (mode, proxy.fired) if proxy.fired
-                          else "no failure injected", k.stdout[-1000:]))
+                k = run_once(i, penv)
+                if not proxy.fired:
+                    if k.returncode != 0:
+                        fail("%s: exit %d through a healthy NameNode\n%s" %
+                             (what, k.returncode, (k.stdout + k.stderr)[-1000:]))
                     break
-                failed.append("%s %s" % (mode, proxy.fired))
-                # As it was, or a journal to finish, or committed whole (the job dir's removal,
-                # the last step, failed).
+                if k.returncode == 0 and mode == "lose":
+                    continue
+                if k.returncode != 3:
+                    fail("%s: the NameNode's %s of %s: exit %d (want 3)\n%s" %
+                         (what, mode, proxy.fired, k.returncode, (k.stdout + k.stderr)[-1000:]))
+                    break
+                failed += 1
+                after_failure(i, mode, proxy.fired)
+            else:
+                fail("%s never got through" % what)
+            if failed < min_failed:
+                fail("%s: only %d failed runs" % (what, failed))
+            print("%s: %d runs failed by the NameNode, each at a step not failed before "
+                  "(refused or lost), then one completed" % (what, failed))
+
+        def namenode_faults(name, commit, job_id):
+            """The commit through a failing NameNode (through_failing_namenode): each failed run
+            leaves the table as it was, or its journal, which the next run finishes, or the
+            transaction done with only the job dir's removal (the last step) left. The caller's
+            compare() then checks what the last run left."""
+            done = "/hbase/data/default/t/.hfile-jobs/%s.done" % job_id
+            before = tree()
+
+            def check(i, mode, step):
                 if not hdfs.exists(journal) and not hdfs.exists(done) and tree() != before:
                     fail("%s: after the NameNode's %s of %s the table changed, with neither a "
-                         "journal nor the job's done record" % (name, mode, proxy.fired))
-            else:
-                fail("%s: the commit never got through" % name)
-            if len(failed) < 10:
-                fail("%s: only %d failed runs: %s" % (name, len(failed), failed))
-            print("%s: %d runs of the commit failed by the NameNode, each at a step not failed "
-                  "before (refused or lost), then one completed" % (name, len(failed)))
+                         "journal nor the job's done record" % (name, mode, step))
+
+            through_failing_namenode("%s: the commit" % name,
+                                     lambda i, penv: run(commit, env=penv, check=False),
+                                     check, 10)
 
         def task_namenode_faults(name, unit):
-            """A unit run again and again, each run a new attempt (as a scheduler retries exit
-            3), through a NameNode that fails one request per run as namenode_faults() does,
-            until a run completes. Each failed run must exit 3 and leave its attempt without
-            result.json, or complete (its answer lost after the last step); the commit that
-            follows must use one complete attempt."""
-            penv = {"HFILE_WEBHDFS": proxy.address}
+            """A unit run through a failing NameNode (through_failing_namenode), each run a new
+            attempt, as a scheduler retries exit 3: a failed attempt has no result.json unless
+            only the answer to its last step was lost. The commit that follows must use one
+            complete attempt."""
             attempts = "/hbase/data/default/t/.hfile-jobs/j-%s/attempts/%s/" % (name, unit["id"])
-            proxy.forget()
-            failed = []
-            for i in range(200):
-                mode = ("refuse", "lose")[i % 2]
-                proxy.arm_new(mode)
-                attempt = "9-%d" % i
-                k = task(unit, attempt, penv, check=False)
-                if k.returncode == 0 and not proxy.fired:
-                    break
-                if k.returncode != 3 or not proxy.fired:
-                    fail("%s: unit %s exited %d with %s\n%s" %
-                         (name, unit["id"], k.returncode,
-                          "the NameNode's %s of %s" % (mode, proxy.fired) if proxy.fired
-                          else "no failure injected", k.stdout[-1000:]))
-                    break
-                failed.append("%s %s" % (mode, proxy.fired))
-                if hdfs.exists(attempts + attempt + "/result.json") and not (
-                        mode == "lose" and "result.json" in proxy.fired):
-                    fail("%s: attempt %s failed by the NameNode's %s of %s has a result.json" %
-                         (name, attempt, mode, proxy.fired))
-            else:
-                fail("%s: unit %s never got through" % (name, unit["id"]))
-            if len(failed) < 6:
-                fail("%s: only %d failed runs of unit %s: %s" %
-                     (name, len(failed), unit["id"], failed))
-            print("%s: %d runs of unit %s failed by the NameNode, each at a step not failed "
-                  "before (refused or lost), then one completed" %
-                  (name, len(failed), unit["id"]))
+
+            def check(i, mode, step):
+                if hdfs.exists(attempts + "9-%d/result.json" % i) and not (
+                        mode == "lose" and "result.json" in step):
+                    fail("%s: attempt 9-%d failed by the NameNode's %s of %s has a result.json" %
+                         (name, i, mode, step))
+
+            through_failing_namenode(
+                "%s: unit %s" % (name, unit["id"]),
+                lambda i, penv: task(unit, "9-%d" % i, penv, check=False), check, 6)
 
         def job(name, plan_argv, faults=(), table=table_uri):
             """Plans, runs every unit (with `faults`), commits; returns the units."""
