@@ -15,8 +15,8 @@ is clean. Faults on the way: a unit run twice (two attempts), a task SIGKILLed o
 (HFILE_TASK_CRASH_AT) then run again, a commit killed after its intent (the table untouched;
 rolled back by the next run) and after its commit record (HFILE_TASK_COMMIT_CRASH_AT), then
 rerun (rolls forward on HDFS), and, for the bulk load and the dropped family, a NameNode that
-fails one request of each commit run (nn_fault_proxy.py: refused, or done and its answer lost),
-a later request each time, until a run completes.
+fails one request per run of their first unit and of their commit (nn_fault_proxy.py: refused,
+or done and its answer lost), each run at a step not failed before, until a run completes.
 Exit 0 when every check passed.
 """
 import argparse
@@ -269,6 +269,7 @@ def main():
                 after_failure(i, mode, proxy.fired)
             else:
                 fail("%s never got through" % what)
+            proxy.disarm()
             if failed < min_failed:
                 fail("%s: only %d failed runs" % (what, failed))
             print("%s: %d runs failed by the NameNode, each at a step not failed before "
