@@ -123,8 +123,18 @@ Status Open(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o, 
   auto counting =
       std::make_unique<CountingIterator>(NewMergingIterator(std::move(its), kind), progress);
   in->counter = counting.get();
-  in->out = o.transform ? o.transform(std::move(counting)) : std::move(counting);
-  if (prefetch) in->out = std::make_unique<PrefetchIterator>(std::move(in->out));
+  // The prefetch cuts the work in two: before it the reading thread (reading, decoding, the
+  // merge), after it this one (the writer). The transform (compaction rules, a rename) goes to
+  // the lighter side: this one when the output has no codec, where the writer only encodes,
+  // checksums and writes (an uncompressed compaction of small cells: -20% wall); the reading
+  // side when it has one, whose compression then weighs on the writer (LZ4: the other way).
+  std::unique_ptr<CellIterator> merged = std::move(counting);
+  const bool transform_on_writer = o.writer.writer.compression == Compression::kNone;
+  if (prefetch && transform_on_writer)
+    merged = std::make_unique<PrefetchIterator>(std::move(merged));
+  in->out = o.transform ? o.transform(std::move(merged)) : std::move(merged);
+  if (prefetch && !transform_on_writer)
+    in->out = std::make_unique<PrefetchIterator>(std::move(in->out));
   in->out->SeekToFirst();
   return Status::OK();
 }

@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #include "hfile/reader.h"
 #include "region/layout.h"
 #include "region/store_rewrite.h"
+#include "region/tool_threads.h"
 #include "store_fixture.h"
 #include "testutil.h"
 
@@ -284,6 +288,61 @@ TEST(StoreRewrite, ARowOutsideTheRangeFailsUnlessCarried) {
   ASSERT_TRUE(RewriteStore(region->FindFamily("f")->store_files, o, &carried).ok());
   EXPECT_EQ(carried.out_of_range, 1u);
   EXPECT_EQ(carried.cells_written, 2u);
+}
+
+// The transform runs on the lighter of the two threads: beside the writer when the output has
+// no codec (the writer then only encodes, checksums and writes), on the reading thread when
+// the output is compressed. The files are the same wherever it runs, and with one thread.
+TEST(StoreRewrite, TheTransformRunsOnTheLighterThread) {
+  store_fixture::Table t("store-rewrite-thread", {"f"});
+  std::vector<CellData> odd, even;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string row = "r" + std::to_string(100000 + i);
+    (i % 2 ? odd : even).push_back(Put(row.c_str(), "f", "q", 1));
+  }
+  store_fixture::WriteStoreFile(t.Family("f") + "aaaa1111", odd, 1);
+  store_fixture::WriteStoreFile(t.Family("f") + "bbbb2222", even, 2);
+  auto region = ScanRegionDir(t.root, t.region_dir);
+  ASSERT_TRUE(region.ok());
+  const std::vector<StoreFile>& inputs = region->FindFamily("f")->store_files;
+  // The output's bytes, and the threads that saw the transform's cells.
+  auto rewrite = [&](Compression codec, int threads, std::set<std::thread::id>* where) {
+    SetToolThreads(threads);
+    std::mutex mu;
+    StoreRewriteOptions o;
+    o.family = "f";
+    o.transform = [&](std::unique_ptr<CellIterator> in) {
+      return NewFamilyRenameIterator(std::move(in), "g", [&](const Cell&) {
+        std::lock_guard<std::mutex> l(mu);
+        where->insert(std::this_thread::get_id());
+      });
+    };
+    o.writer.dir = test::NewTempDir("store-rewrite-thread-out");
+    o.writer.writer.compression = codec;
+    o.writer.writer.create_time_ms = 1;
+    StoreRewriteResult r;
+    const Status s = RewriteStore(inputs, o, &r);
+    SetToolThreads(2);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    EXPECT_EQ(r.cells_written, 20000u);
+    return r.outputs.size() == 1 ? test::ReadFileOrDie(r.outputs[0].path) : std::string();
+  };
+  const std::set<std::thread::id> here = {std::this_thread::get_id()};
+  for (Compression codec : {Compression::kNone, Compression::kSnappy}) {
+    SCOPED_TRACE(static_cast<int>(codec));
+    std::set<std::thread::id> two, one;
+    const std::string out2 = rewrite(codec, 2, &two);
+    const std::string out1 = rewrite(codec, 1, &one);
+    ASSERT_FALSE(out2.empty());
+    EXPECT_EQ(out2, out1);
+    EXPECT_EQ(one, here);
+    ASSERT_EQ(two.size(), 1u);
+    if (codec == Compression::kNone) {
+      EXPECT_EQ(two, here);
+    } else {
+      EXPECT_NE(two, here);
+    }
+  }
 }
 
 }  // namespace

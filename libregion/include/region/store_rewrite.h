@@ -6,8 +6,9 @@
 //           (VerifyInput) on a worker thread while its cells stream, each cell guarded: its
 //           family and the region's key range)
 //     -> NewMergingIterator
-//     -> transform (compaction rules, a family rename, a key-range cut; or none)
 //        (all of the above on a reading thread, a bounded batch ahead of the writer)
+//     -> transform (compaction rules, a family rename, a key-range cut; or none)
+//        (on the reading thread too when the output has a codec; else on the writer's)
 //     -> StoreWriter (1..N files in the staging dir, each verified on the writer's worker)
 // RewriteStore returns OK only after every input check and every output verification passed;
 // nothing is committed here: the outputs are staged, and the caller commits them through the
