@@ -255,6 +255,11 @@ class Bench:
             if have_writer:
                 cout = os.path.join(d, "hfilekit-compacted.hfile")
                 self.hb(setting, "hfilekit", "compact", r, inputs=",".join(parts), out=cout)
+                # The same through the engine `hfile compact` runs: two threads, the output
+                # verified (its ratios against the compaction's one-thread floor and peer).
+                self.hb(setting, "hfilekit", "compact", r, inputs=",".join(parts),
+                        out=os.path.join(d, "hfilekit-compacted-engine.hfile"), threads=2)
+                self.runs[-1]["op"] = "compact-engine"
                 self.hb(setting, "floor", "compact", r, inputs=",".join(parts), file=cout,
                         out=os.path.join(d, "floor.out"))
                 if len(rdb_parts) == 4:

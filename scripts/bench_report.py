@@ -16,9 +16,12 @@ from collections import defaultdict
 
 IMPLS = ["hfilekit", "rocksdb", "hbase", "floor"]
 PEERS = ["rocksdb", "hbase", "floor"]
-OPS = ["write", "scan", "get", "get-bloom", "verify", "verify-cli", "compact", "rewrite",
+OPS = ["write", "scan", "get", "get-bloom", "verify", "verify-cli", "compact", "compact-engine",
+       "rewrite",
        "scan-4files-j1", "scan-4files-j2", "verify-4files-j1", "verify-4files-j2"]
 GET_OPS = {"get", "get-bloom"}
+# Ops whose peers and floor are another op's runs (the same work, done another way by hfilekit).
+PEER_OP = {"compact-engine": "compact"}
 
 
 def label(run):
@@ -70,7 +73,8 @@ def summarize(raw):
                     row["found"] = runs[0].get("found")
                 if impl == "hfilekit":
                     for peer in PEERS:
-                        pruns = {p["rep"]: p for p in groups.get((s, op, peer), [])}
+                        pop = PEER_OP.get(op, op)
+                        pruns = {p["rep"]: p for p in groups.get((s, pop, peer), [])}
                         ratios = []
                         for r in runs:
                             p = pruns.get(r["rep"])
@@ -213,6 +217,7 @@ def markdown(meta, settings, rows, targets):
         "verify": "Verify in-process (hfilekit: VerifyFile, all checks; RocksDB: SstFileReader::VerifyChecksum)",
         "verify-cli": "Verify as a command (hfile-verify vs sst_dump --command=check --verify_checksum), incl. process start",
         "compact": "Compaction: 4 overlapping files → merge → major-compaction filter → 1 file (throughput of input cell bytes; RocksDB: CompactFiles of the same cells as 4 SSTs into 1, one thread, nothing to drop)",
+        "compact-engine": "The same compaction through the engine `hfile compact` runs (region::RewriteStore: a reading and a writing thread, the output verified on a worker, the inputs' cheap checks as with --trust-inputs), against the same one-thread floor and peer",
         "rewrite": "Rewrite to another codec (LZ4 → ZSTD, others → LZ4)",
     }
     for op, title in titles.items():
@@ -222,7 +227,8 @@ def markdown(meta, settings, rows, targets):
         L.append(f"## {title}\n")
         unit = "gets/s" if op in GET_OPS else "MB/s"
         key = "gets_s" if op in GET_OPS else "mb_s"
-        peers = [p for p in PEERS if any(r["impl"] == p for r in present)]
+        pop = PEER_OP.get(op, op)
+        peers = [p for p in PEERS if any(r["impl"] == p and r["op"] == pop for r in rows)]
         head = f"| setting | hfilekit {unit} |"
         if op not in GET_OPS:
             head += " cells/s |"
@@ -240,7 +246,7 @@ def markdown(meta, settings, rows, targets):
                 line += f" {fmt(hk.get('cells_s'))} |"
             line += f" {fmt(hk.get('maxrss_mib'))} |"
             for p in peers:
-                pr = find(rows, s, op, p)
+                pr = find(rows, s, pop, p)
                 line += f" {fmt(pr.get(key) if pr else None)} | {fmt(hk.get('x_' + p), '{:.2f}')} |"
             L.append(line)
         L.append("")
