@@ -235,6 +235,8 @@ int RunVerifyTool(int argc, const char* const* argv, std::ostream& out, std::ost
     }
     progress.Phase("verifying", total);
   }
+  // Fewer files than jobs: each file's blocks are read on a thread of the jobs left over.
+  o.read_ahead = jobs > files.size();
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i; (i = next++) < files.size();) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 
+#include "block_read_ahead.h"
 #include "hfile/cell_batch.h"
 #include "hfile/escape.h"
 #include "verify_internal.h"
@@ -33,7 +34,11 @@ class Verifier {
   }
 
   void Run() {
+    if (options_.read_ahead) {
+      ahead_ = std::make_unique<BlockReadAhead>(r_.file.get(), r_.block_options, 4);
+    }
     WalkBlocks();
+    ahead_.reset();
     CheckIndexEnd();
     CheckTotalUncompressedBytes();
     if (incomplete_data_blocks_ == 0) {
@@ -99,6 +104,7 @@ class Verifier {
   const VerifyOptions& options_;
   VerifyReport* report_;
   BlockReader reader_;
+  std::unique_ptr<BlockReadAhead> ahead_;  // the walk's blocks read ahead, or null
   IndexWalker index_;
   BlockCellDecoder decoder_;
   CellBatch batch_;  // a data block's cells
@@ -140,7 +146,11 @@ void Verifier::WalkBlocks() {
   bool data_index_root_seen = false;
   uint64_t offset = 0;
   while (offset < end) {
-    Status s = reader_.ReadBlock(offset, 0, &b);
+    Status s;
+    if (ahead_ == nullptr || !ahead_->Take(offset, &b)) {
+      ahead_.reset();  // it ended or stopped at a bad block: the walk reads on its own from here
+      s = reader_.ReadBlock(offset, 0, &b);
+    }
     if (!s.ok()) {
       if (s.IsIOError() && report_->io_error.ok()) report_->io_error = s;
       BlockHeader h;  // a readable header still lets the walk step over the damaged block

@@ -11,6 +11,7 @@
 #include "fs_util.h"
 #include "hfile/rewrite.h"
 #include "hfile/verify.h"
+#include "region/tool_threads.h"
 
 namespace hfile::region {
 
@@ -29,9 +30,13 @@ WriterOptions WriterOptionsForFamily(const FamilyDescriptor& f, bool compaction_
 namespace {
 
 // The one rule for every output: VerifyFile clean, and as many cells as were added.
-Status VerifyOutput(const StoreOutput& info, std::function<void(const Cell&)> on_cell) {
+// `read_ahead`: the blocks read on another thread, for the last output, whose verification
+// runs alone once every cell is written (the reading and writing threads done).
+Status VerifyOutput(const StoreOutput& info, std::function<void(const Cell&)> on_cell,
+                    bool read_ahead) {
   VerifyOptions vo;
   vo.on_cell = std::move(on_cell);
+  vo.read_ahead = read_ahead;
   VerifyReport rep = VerifyFile(info.path, vo);
   if (rep.open_status.IsIOError() || rep.open_status.IsNotFound())
     return rep.open_status.WithContext("verifying " + info.path);
@@ -78,7 +83,7 @@ size_t StoreWriter::RangeOf(const Slice& row) const {
 Status StoreWriter::OpenRange(size_t range) {
   // The output before is complete: finished now and verified on the worker while this one is
   // written.
-  if (current_ != nullptr) HFILE_RETURN_IF_ERROR(Close(current_));
+  if (current_ != nullptr) HFILE_RETURN_IF_ERROR(Close(current_, /*last=*/false));
   auto out = std::make_unique<Output>();
   out->info.range = range;
   out->info.name = NewStoreFileName() + o_.name_suffix;
@@ -90,7 +95,7 @@ Status StoreWriter::OpenRange(size_t range) {
   return Status::OK();
 }
 
-Status StoreWriter::Close(Output* out) {
+Status StoreWriter::Close(Output* out, bool last) {
   WriterStats ws;
   if (Status s = out->writer->Finish(&ws); !s.ok()) return s.WithContext("writing " + out->info.path);
   out->writer.reset();
@@ -99,8 +104,9 @@ Status StoreWriter::Close(Output* out) {
   std::function<void(const Cell&)> on_cell;
   if (o_.on_verified_cell)
     on_cell = [this, range = out->info.range](const Cell& c) { o_.on_verified_cell(range, c); };
-  verifier_->Add([info = out->info, on_cell = std::move(on_cell)] {
-    return VerifyOutput(info, on_cell);
+  verifier_->Add([info = out->info, on_cell = std::move(on_cell),
+                  read_ahead = last && ToolThreads() > 1] {
+    return VerifyOutput(info, on_cell, read_ahead);
   });
   return Status::OK();
 }
@@ -148,7 +154,7 @@ Result<std::vector<StoreOutput>> StoreWriter::Finish() {
     }
   }
   if (current_ != nullptr) {
-    if (Status s = Close(current_); !s.ok()) {
+    if (Status s = Close(current_, /*last=*/true); !s.ok()) {
       RemoveAll();
       return s;
     }

@@ -12,7 +12,8 @@
 //   scan        full scan of --file (or of --inputs with --threads N), checksums verified
 //   get         the rows of gets.bin, each Seek + read of the whole row, no bloom consulted
 //   get-bloom   the same, asking the row bloom first
-//   verify      hfile::VerifyFile / rocksdb SstFileReader::VerifyChecksum
+//   verify      hfile::VerifyFile (--threads 2: with read-ahead) / rocksdb
+//               SstFileReader::VerifyChecksum
 //   compact     --inputs (4 files) merged, major-compaction filtered, written to --out; with
 //               --threads 2 (hfilekit) through the store rewrite `hfile compact` runs
 //               (region::RewriteStore: the reading thread and the writing thread, the output
@@ -661,6 +662,7 @@ Status Run(const Args& a, Measurement* m) {
       HFILE_RETURN_IF_ERROR(HfilekitGets(file, rows, op == "get-bloom", m));
     } else if (op == "verify") {
       VerifyOptions vo;
+      vo.read_ahead = threads > 1;  // the blocks read on a second thread
       VerifyReport rep = VerifyFile(file, vo);
       if (!rep.clean()) return Status::Corruption("verify found problems", file);
       m->cells = rep.cells;

@@ -72,6 +72,19 @@ bool Names(const std::string& message, const test::Defect& d) {
   return d.offset < 0 || m.find("offset " + std::to_string(d.offset)) != std::string::npos;
 }
 
+// Everything a report says, as text, for comparing two reports.
+std::string Describe(const VerifyReport& r) {
+  std::string s = r.open_status.ToString() + "|" + r.io_error.ToString() + "|" +
+                  std::to_string(r.problem_count) + "/" + std::to_string(r.warning_count) + "/" +
+                  std::to_string(r.hbase_bloom_denials) + "|" + std::to_string(r.blocks) + "/" +
+                  std::to_string(r.data_blocks) + "/" + std::to_string(r.cells);
+  for (const auto& p : r.problems)
+    s += "\n" + std::to_string(static_cast<int>(p.code)) + " " +
+         std::to_string(static_cast<int>(p.severity)) + " " + std::to_string(p.offset) + " " +
+         p.block + " " + p.what;
+  return s;
+}
+
 // Runs everything a reader does over the damaged file; returns the verify report.
 VerifyReport Exercise(const std::string& path, bool* opened) {
   ReaderOptions ro;  // production limits
@@ -91,7 +104,11 @@ VerifyReport Exercise(const std::string& path, bool* opened) {
   vo.reader = ro;
   vo.max_problems = 10000;
   VerifyReport report = VerifyFile(path, vo);
+  // With the blocks read ahead on another thread: the very same report.
+  vo.read_ahead = true;
+  const VerifyReport ahead = VerifyFile(path, vo);
   g_track = false;
+  EXPECT_EQ(Describe(ahead), Describe(report)) << "read-ahead changed the report";
   return report;
 }
 
@@ -194,6 +211,8 @@ TEST(CorruptFile, SyntheticIntactFilesVerifyClean) {
     test::WriteFileOrDie(path, test::BuildTestHFile(s.options));
     VerifyOptions vo;
     VerifyReport report = VerifyFile(path, vo);
+    vo.read_ahead = true;
+    EXPECT_EQ(Describe(VerifyFile(path, vo)), Describe(report)) << s.name;
     std::string all;
     for (const auto& p : report.problems) all += "\n  [" + std::to_string(p.offset) + "] " + p.what;
     EXPECT_TRUE(report.open_status.ok()) << s.name << ": " << report.open_status.ToString();

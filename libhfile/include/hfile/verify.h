@@ -31,6 +31,10 @@ struct VerifyOptions {
   // Called with every cell the walk decodes, in file order (a caller's own per-cell checks, e.g.
   // the family and key-range checks of a region's verify, in the same pass).
   std::function<void(const Cell&)> on_cell;
+  // Read the blocks (I/O, checksums, decompression) on a second thread a few blocks ahead of
+  // the checks: the same checks and report, sooner when a core is idle (a writing tool's
+  // verification of its last output).
+  bool read_ahead = false;
 };
 
 // Errors break HBase's reads or its use of the metadata; warnings are deviations from what HBase

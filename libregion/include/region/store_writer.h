@@ -100,7 +100,8 @@ class StoreWriter {
   size_t RangeOf(const Slice& row) const;
   struct Output;
   Status OpenRange(size_t range);
-  Status Close(Output* out);  // finishes it and queues its verification
+  // Finishes it and queues its verification; `last`: no output is written beside that.
+  Status Close(Output* out, bool last);
   void RemoveAll();
 
   StoreWriterOptions o_;

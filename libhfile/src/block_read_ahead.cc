@@ -1,0 +1,72 @@
+// BlockReadAhead (block_read_ahead.h).
+#include "block_read_ahead.h"
+
+#include <system_error>
+#include <utility>
+
+namespace hfile {
+
+BlockReadAhead::BlockReadAhead(const RandomAccessFile* file, const BlockReaderOptions& options,
+                               size_t depth)
+    : reader_(file, options), end_(options.section_end) {
+  for (size_t i = 0; i < (depth < 2 ? 2 : depth); ++i) free_.push_back(std::make_unique<Slot>());
+  try {
+    worker_ = std::thread([this] { Run(); });
+  } catch (const std::system_error&) {
+    done_ = true;  // no thread to be had: the walk reads every block itself
+  }
+}
+
+BlockReadAhead::~BlockReadAhead() {
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+void BlockReadAhead::Run() {
+  uint64_t offset = 0;
+  while (offset < end_) {
+    std::unique_ptr<Slot> slot;
+    {
+      std::unique_lock<std::mutex> l(mu_);
+      cv_.wait(l, [this] { return stop_ || !free_.empty(); });
+      if (stop_) break;
+      slot = std::move(free_.front());
+      free_.pop_front();
+    }
+    slot->ok = reader_.ReadBlock(offset, 0, &slot->block).ok();
+    const uint64_t size = slot->ok ? slot->block.header.on_disk_size_with_header() : 0;
+    const bool last = !slot->ok || size == 0;
+    {
+      std::lock_guard<std::mutex> l(mu_);
+      ready_.push_back(std::move(slot));
+    }
+    cv_.notify_all();
+    if (last) break;
+    offset += size;
+  }
+  {
+    std::lock_guard<std::mutex> l(mu_);
+    done_ = true;
+  }
+  cv_.notify_all();
+}
+
+bool BlockReadAhead::Take(uint64_t offset, Block* block) {
+  std::unique_lock<std::mutex> l(mu_);
+  cv_.wait(l, [this] { return done_ || !ready_.empty(); });
+  if (ready_.empty()) return false;
+  std::unique_ptr<Slot> slot = std::move(ready_.front());
+  ready_.pop_front();
+  const bool hit = slot->ok && slot->block.offset == offset;
+  if (hit) std::swap(slot->block, *block);  // the caller's old block becomes the next target
+  free_.push_back(std::move(slot));
+  l.unlock();
+  cv_.notify_all();
+  return hit;
+}
+
+}  // namespace hfile
