@@ -126,8 +126,9 @@ Status Open(const std::vector<StoreFile>& inputs, const StoreRewriteOptions& o, 
   // The prefetch cuts the work in two: before it the reading thread (reading, decoding, the
   // merge), after it this one (the writer). The transform (compaction rules, a rename) goes to
   // the lighter side: this one when the output has no codec, where the writer only encodes,
-  // checksums and writes (an uncompressed compaction of small cells: -20% wall); the reading
-  // side when it has one, whose compression then weighs on the writer (LZ4: the other way).
+  // checksums and writes (an uncompressed compaction of small cells: 2-20% less wall time in
+  // three series); the reading side when it has one, whose compression then weighs on the
+  // writer (LZ4: the other way round is slower).
   std::unique_ptr<CellIterator> merged = std::move(counting);
   const bool transform_on_writer = o.writer.writer.compression == Compression::kNone;
   if (prefetch && transform_on_writer)
