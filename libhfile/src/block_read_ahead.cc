@@ -37,9 +37,11 @@ void BlockReadAhead::Run() {
       slot = std::move(free_.front());
       free_.pop_front();
     }
-    slot->ok = reader_.ReadBlock(offset, 0, &slot->block).ok();
-    const uint64_t size = slot->ok ? slot->block.header.on_disk_size_with_header() : 0;
-    const bool last = !slot->ok || size == 0;
+    slot->block.offset = offset;
+    slot->status = reader_.ReadBlock(offset, 0, &slot->block);
+    slot->fault = reader_.last_fault();
+    const uint64_t size = slot->status.ok() ? slot->block.header.on_disk_size_with_header() : 0;
+    const bool last = !slot->status.ok() || size == 0;
     {
       std::lock_guard<std::mutex> l(mu_);
       ready_.push_back(std::move(slot));
@@ -55,18 +57,28 @@ void BlockReadAhead::Run() {
   cv_.notify_all();
 }
 
-bool BlockReadAhead::Take(uint64_t offset, Block* block) {
+BlockReadAhead::Taken BlockReadAhead::Take(uint64_t offset, Block* block, Status* status,
+                                           BlockReader::Fault* fault) {
   std::unique_lock<std::mutex> l(mu_);
   cv_.wait(l, [this] { return done_ || !ready_.empty(); });
-  if (ready_.empty()) return false;
+  if (ready_.empty()) return Taken::kNotAhead;
   std::unique_ptr<Slot> slot = std::move(ready_.front());
   ready_.pop_front();
-  const bool hit = slot->ok && slot->block.offset == offset;
-  if (hit) std::swap(slot->block, *block);  // the caller's old block becomes the next target
+  Taken taken = Taken::kNotAhead;
+  if (slot->block.offset == offset) {
+    if (slot->status.ok()) {
+      std::swap(slot->block, *block);  // the caller's old block becomes the next target
+      taken = Taken::kBlock;
+    } else {
+      *status = slot->status;
+      *fault = slot->fault;
+      taken = Taken::kFailed;
+    }
+  }
   free_.push_back(std::move(slot));
   l.unlock();
   cv_.notify_all();
-  return hit;
+  return taken;
 }
 
 }  // namespace hfile

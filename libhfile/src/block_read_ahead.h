@@ -3,9 +3,10 @@
 // own work (the verifier's cell checks) on the second core.
 //
 // The worker starts at offset 0 and steps from each block to the next by its on-disk size, as
-// the walk does. It stops at the first block it cannot read: the walk reads that block itself,
-// and every block after it, so a damaged file meets exactly the reads (and errors) it meets
-// without read-ahead. Memory: `depth` blocks.
+// the walk does, so it reads no block the walk would not. It stops at the first block it cannot
+// read and hands that failure over as the walk's own read would have met it (never retried: an
+// I/O error that a second read might not meet is still reported); the walk reads every block
+// after it itself. Memory: `depth` blocks.
 #ifndef HFILE_SRC_BLOCK_READ_AHEAD_H_
 #define HFILE_SRC_BLOCK_READ_AHEAD_H_
 
@@ -28,15 +29,19 @@ class BlockReadAhead {
   BlockReadAhead(const BlockReadAhead&) = delete;
   BlockReadAhead& operator=(const BlockReadAhead&) = delete;
 
-  // The block at `offset`, read whole and verified, swapped into *block: true. False when the
-  // next block read ahead is not that one, or could not be read, or none is coming: the caller
-  // reads it itself (and should stop asking: the read-ahead has ended or gone another way).
-  bool Take(uint64_t offset, Block* block);
+  enum class Taken {
+    kBlock,     // read whole and verified, swapped into *block
+    kFailed,    // its read failed: *status and *fault say how (the read-ahead has ended)
+    kNotAhead,  // not read ahead (ended, or the walk went another way): the caller reads it
+  };
+  // The block at `offset`. After anything but kBlock the caller reads on its own.
+  Taken Take(uint64_t offset, Block* block, Status* status, BlockReader::Fault* fault);
 
  private:
   struct Slot {
     Block block;
-    bool ok = false;
+    Status status;
+    BlockReader::Fault fault = BlockReader::Fault::kNone;
   };
   void Run();
 

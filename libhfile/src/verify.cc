@@ -147,18 +147,23 @@ void Verifier::WalkBlocks() {
   uint64_t offset = 0;
   while (offset < end) {
     Status s;
-    if (ahead_ == nullptr || !ahead_->Take(offset, &b)) {
-      ahead_.reset();  // it ended or stopped at a bad block: the walk reads on its own from here
+    BlockReader::Fault fault = BlockReader::Fault::kNone;
+    const BlockReadAhead::Taken taken = ahead_ != nullptr ? ahead_->Take(offset, &b, &s, &fault)
+                                                          : BlockReadAhead::Taken::kNotAhead;
+    // After a failed or missing hand-over the walk reads on its own.
+    if (taken != BlockReadAhead::Taken::kBlock) ahead_.reset();
+    if (taken == BlockReadAhead::Taken::kNotAhead) {
       s = reader_.ReadBlock(offset, 0, &b);
+      fault = reader_.last_fault();
     }
     if (!s.ok()) {
       if (s.IsIOError() && report_->io_error.ok()) report_->io_error = s;
       BlockHeader h;  // a readable header still lets the walk step over the damaged block
       if (!reader_.ReadHeader(offset, &h).ok()) {
-        Problem(static_cast<int64_t>(offset), "", BlockReadCode(reader_, s), s.message());
+        Problem(static_cast<int64_t>(offset), "", BlockReadCode(fault, s), s.message());
         return;
       }
-      Problem(static_cast<int64_t>(offset), BlockTypeName(h.type), BlockReadCode(reader_, s),
+      Problem(static_cast<int64_t>(offset), BlockTypeName(h.type), BlockReadCode(fault, s),
               s.message());
       CountUncompressed(h, offset);
       if (IsDataBlock(h.type)) SkipDataBlock(offset);

@@ -64,8 +64,12 @@ std::string_view ProblemCodeName(ProblemCode code) {
 }
 
 ProblemCode BlockReadCode(const BlockReader& reader, const Status& s) {
+  return BlockReadCode(reader.last_fault(), s);
+}
+
+ProblemCode BlockReadCode(BlockReader::Fault fault, const Status& s) {
   if (s.IsIOError()) return ProblemCode::kIoError;
-  switch (reader.last_fault()) {
+  switch (fault) {
     case BlockReader::Fault::kIo: return ProblemCode::kIoError;
     case BlockReader::Fault::kSize: return ProblemCode::kBlockSizeInvalid;
     case BlockReader::Fault::kChecksum: return ProblemCode::kChecksumMismatch;

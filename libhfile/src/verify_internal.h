@@ -21,6 +21,8 @@ using ProblemSink =
 
 // The code of a failed BlockReader::ReadBlock, from the stage at which it failed.
 ProblemCode BlockReadCode(const BlockReader& reader, const Status& s);
+// The same from the fault a failed read left (BlockReader::last_fault).
+ProblemCode BlockReadCode(BlockReader::Fault fault, const Status& s);
 
 // Yields the data-level entries of the data index in order, descending through intermediate and
 // leaf blocks as it goes, and checks each index block's type, size and first key on the way.

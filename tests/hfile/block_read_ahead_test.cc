@@ -22,10 +22,12 @@ TEST(BlockReadAhead, HandsOverTheChainAsTheBlockReaderReadsIt) {
   BlockReadAhead ahead(rep.file.get(), rep.block_options, 2);
   BlockReader reader = rep.NewBlockReader();
   Block got, want;
+  Status s;
+  BlockReader::Fault fault;
   uint64_t offset = 0;
   size_t blocks = 0;
   while (offset < rep.block_options.section_end) {
-    ASSERT_TRUE(ahead.Take(offset, &got)) << "offset " << offset;
+    ASSERT_EQ(ahead.Take(offset, &got, &s, &fault), BlockReadAhead::Taken::kBlock) << offset;
     ASSERT_TRUE(reader.ReadBlock(offset, 0, &want).ok());
     EXPECT_EQ(got.offset, offset);
     EXPECT_EQ(got.header.type, want.header.type);
@@ -34,10 +36,13 @@ TEST(BlockReadAhead, HandsOverTheChainAsTheBlockReaderReadsIt) {
     ++blocks;
   }
   EXPECT_GT(blocks, 3u);
-  EXPECT_FALSE(ahead.Take(offset, &got));  // nothing past the last block
+  // Nothing past the last block.
+  EXPECT_EQ(ahead.Take(offset, &got, &s, &fault), BlockReadAhead::Taken::kNotAhead);
 }
 
-TEST(BlockReadAhead, RefusesAnotherOffsetAndABlockItCannotRead) {
+// A block it cannot read is handed over as its failure, as the walk's own read would have met it
+// (not read again: a transient I/O error must not pass unseen), and the read-ahead ends there.
+TEST(BlockReadAhead, HandsOverAFailedReadAndRefusesAnotherOffset) {
   const std::string dir = test::NewTempDir("read-ahead-bad");
   const std::string intact = test::BuildTestHFile({});
   test::WriteFileOrDie(dir + "/intact", intact);
@@ -46,9 +51,12 @@ TEST(BlockReadAhead, RefusesAnotherOffsetAndABlockItCannotRead) {
   {
     BlockReadAhead ahead((*r)->rep().file.get(), (*r)->rep().block_options, 4);
     Block b;
-    EXPECT_FALSE(ahead.Take(1, &b));  // the walk went another way
+    Status s;
+    BlockReader::Fault fault;
+    // The walk went another way.
+    EXPECT_EQ(ahead.Take(1, &b, &s, &fault), BlockReadAhead::Taken::kNotAhead);
   }
-  // The first data block's checksum fails: the worker stops there and hands nothing over.
+  // The first data block's checksum fails: the worker stops there.
   std::string damaged = intact;
   damaged[kBlockHeaderSizeWithChecksum + 7] ^= 0x5A;
   test::WriteFileOrDie(dir + "/damaged", damaged);
@@ -56,8 +64,16 @@ TEST(BlockReadAhead, RefusesAnotherOffsetAndABlockItCannotRead) {
   ASSERT_TRUE(d.ok());
   BlockReadAhead ahead((*d)->rep().file.get(), (*d)->rep().block_options, 4);
   Block b;
-  EXPECT_FALSE(ahead.Take(0, &b));
-  EXPECT_FALSE(ahead.Take(0, &b));  // and nothing after it either
+  Status s;
+  BlockReader::Fault fault = BlockReader::Fault::kNone;
+  ASSERT_EQ(ahead.Take(0, &b, &s, &fault), BlockReadAhead::Taken::kFailed);
+  BlockReader reader = (*d)->rep().NewBlockReader();
+  const Status direct = reader.ReadBlock(0, 0, &b);
+  EXPECT_EQ(s.ToString(), direct.ToString());
+  EXPECT_EQ(fault, BlockReader::Fault::kChecksum);
+  EXPECT_EQ(fault, reader.last_fault());
+  // And nothing after it.
+  EXPECT_EQ(ahead.Take(0, &b, &s, &fault), BlockReadAhead::Taken::kNotAhead);
 }
 
 }  // namespace
