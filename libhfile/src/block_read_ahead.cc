@@ -7,8 +7,8 @@
 namespace hfile {
 
 BlockReadAhead::BlockReadAhead(const RandomAccessFile* file, const BlockReaderOptions& options,
-                               size_t depth)
-    : reader_(file, options), end_(options.section_end) {
+                               size_t depth, size_t budget_bytes)
+    : reader_(file, options), end_(options.section_end), budget_(budget_bytes) {
   for (size_t i = 0; i < (depth < 2 ? 2 : depth); ++i) free_.push_back(std::make_unique<Slot>());
   try {
     worker_ = std::thread([this] { Run(); });
@@ -32,7 +32,9 @@ void BlockReadAhead::Run() {
     std::unique_ptr<Slot> slot;
     {
       std::unique_lock<std::mutex> l(mu_);
-      cv_.wait(l, [this] { return stop_ || !free_.empty(); });
+      cv_.wait(l, [this] {
+        return stop_ || (!free_.empty() && (ready_.empty() || ready_bytes_ < budget_));
+      });
       if (stop_) break;
       slot = std::move(free_.front());
       free_.pop_front();
@@ -44,6 +46,7 @@ void BlockReadAhead::Run() {
     const bool last = !slot->status.ok() || size == 0;
     {
       std::lock_guard<std::mutex> l(mu_);
+      ready_bytes_ += Bytes(slot->block);
       ready_.push_back(std::move(slot));
     }
     cv_.notify_all();
@@ -64,6 +67,7 @@ BlockReadAhead::Taken BlockReadAhead::Take(uint64_t offset, Block* block, Status
   if (ready_.empty()) return Taken::kNotAhead;
   std::unique_ptr<Slot> slot = std::move(ready_.front());
   ready_.pop_front();
+  ready_bytes_ -= Bytes(slot->block);
   Taken taken = Taken::kNotAhead;
   if (slot->block.offset == offset) {
     if (slot->status.ok()) {
@@ -75,6 +79,9 @@ BlockReadAhead::Taken BlockReadAhead::Take(uint64_t offset, Block* block, Status
       taken = Taken::kFailed;
     }
   }
+  // An unusually large block's buffers are not kept for the next ones.
+  slot->block.raw.ShrinkTo(budget_);
+  slot->block.uncompressed.ShrinkTo(budget_);
   free_.push_back(std::move(slot));
   l.unlock();
   cv_.notify_all();

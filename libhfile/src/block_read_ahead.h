@@ -6,7 +6,9 @@
 // the walk does, so it reads no block the walk would not. It stops at the first block it cannot
 // read and hands that failure over as the walk's own read would have met it (never retried: an
 // I/O error that a second read might not meet is still reported); the walk reads every block
-// after it itself. Memory: `depth` blocks.
+// after it itself. Memory: the blocks waiting for the walk stop growing past `budget_bytes`
+// (at least one always waits), and a slot keeps no more than that much capacity once its block
+// is handed over, so a file of very large cells holds a few of its blocks, not `depth`.
 #ifndef HFILE_SRC_BLOCK_READ_AHEAD_H_
 #define HFILE_SRC_BLOCK_READ_AHEAD_H_
 
@@ -24,7 +26,8 @@ namespace hfile {
 class BlockReadAhead {
  public:
   // `file` must outlive this object; blocks are read from [0, options.section_end).
-  BlockReadAhead(const RandomAccessFile* file, const BlockReaderOptions& options, size_t depth);
+  BlockReadAhead(const RandomAccessFile* file, const BlockReaderOptions& options, size_t depth,
+                 size_t budget_bytes = size_t{16} << 20);
   ~BlockReadAhead();  // stops the worker and waits for it
   BlockReadAhead(const BlockReadAhead&) = delete;
   BlockReadAhead& operator=(const BlockReadAhead&) = delete;
@@ -45,8 +48,12 @@ class BlockReadAhead {
   };
   void Run();
 
+  static size_t Bytes(const Block& b) { return b.raw.size() + b.uncompressed.size(); }
+
   BlockReader reader_;
   const uint64_t end_;
+  const size_t budget_;
+  size_t ready_bytes_ = 0;  // of the blocks in ready_
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<std::unique_ptr<Slot>> ready_, free_;

@@ -19,25 +19,30 @@ TEST(BlockReadAhead, HandsOverTheChainAsTheBlockReaderReadsIt) {
   auto r = Reader::Open(path);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   const Reader::Rep& rep = (*r)->rep();
-  BlockReadAhead ahead(rep.file.get(), rep.block_options, 2);
-  BlockReader reader = rep.NewBlockReader();
-  Block got, want;
-  Status s;
-  BlockReader::Fault fault;
-  uint64_t offset = 0;
-  size_t blocks = 0;
-  while (offset < rep.block_options.section_end) {
-    ASSERT_EQ(ahead.Take(offset, &got, &s, &fault), BlockReadAhead::Taken::kBlock) << offset;
-    ASSERT_TRUE(reader.ReadBlock(offset, 0, &want).ok());
-    EXPECT_EQ(got.offset, offset);
-    EXPECT_EQ(got.header.type, want.header.type);
-    EXPECT_EQ(got.body.ToString(), want.body.ToString());
-    offset += got.header.on_disk_size_with_header();
-    ++blocks;
+  // The default budget, and one so small that a single block waits at a time and every
+  // handed-over buffer is given back.
+  for (size_t budget : {size_t{16} << 20, size_t{1}}) {
+    SCOPED_TRACE(budget);
+    BlockReadAhead ahead(rep.file.get(), rep.block_options, 3, budget);
+    BlockReader reader = rep.NewBlockReader();
+    Block got, want;
+    Status s;
+    BlockReader::Fault fault;
+    uint64_t offset = 0;
+    size_t blocks = 0;
+    while (offset < rep.block_options.section_end) {
+      ASSERT_EQ(ahead.Take(offset, &got, &s, &fault), BlockReadAhead::Taken::kBlock) << offset;
+      ASSERT_TRUE(reader.ReadBlock(offset, 0, &want).ok());
+      EXPECT_EQ(got.offset, offset);
+      EXPECT_EQ(got.header.type, want.header.type);
+      EXPECT_EQ(got.body.ToString(), want.body.ToString());
+      offset += got.header.on_disk_size_with_header();
+      ++blocks;
+    }
+    EXPECT_GT(blocks, 3u);
+    // Nothing past the last block.
+    EXPECT_EQ(ahead.Take(offset, &got, &s, &fault), BlockReadAhead::Taken::kNotAhead);
   }
-  EXPECT_GT(blocks, 3u);
-  // Nothing past the last block.
-  EXPECT_EQ(ahead.Take(offset, &got, &s, &fault), BlockReadAhead::Taken::kNotAhead);
 }
 
 // A block it cannot read is handed over as its failure, as the walk's own read would have met it
