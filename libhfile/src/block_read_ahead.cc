@@ -1,10 +1,16 @@
 // BlockReadAhead (block_read_ahead.h).
 #include "block_read_ahead.h"
 
-#include <system_error>
+#include <exception>
 #include <utility>
 
 namespace hfile {
+
+namespace {
+// What a slot's buffers keep between blocks: HBase's blocks are 64 KiB by default and rarely
+// above 1 MiB; a larger one is allocated afresh (a read of that size costs more anyway).
+constexpr size_t kKeptCapacity = size_t{1} << 20;
+}  // namespace
 
 BlockReadAhead::BlockReadAhead(const RandomAccessFile* file, const BlockReaderOptions& options,
                                size_t depth, size_t budget_bytes)
@@ -12,7 +18,7 @@ BlockReadAhead::BlockReadAhead(const RandomAccessFile* file, const BlockReaderOp
   for (size_t i = 0; i < (depth < 2 ? 2 : depth); ++i) free_.push_back(std::make_unique<Slot>());
   try {
     worker_ = std::thread([this] { Run(); });
-  } catch (const std::system_error&) {
+  } catch (const std::exception&) {  // std::system_error, or std::bad_alloc
     done_ = true;  // no thread to be had: the walk reads every block itself
   }
 }
@@ -80,8 +86,8 @@ BlockReadAhead::Taken BlockReadAhead::Take(uint64_t offset, Block* block, Status
     }
   }
   // An unusually large block's buffers are not kept for the next ones.
-  slot->block.raw.ShrinkTo(budget_);
-  slot->block.uncompressed.ShrinkTo(budget_);
+  slot->block.raw.ShrinkTo(kKeptCapacity);
+  slot->block.uncompressed.ShrinkTo(kKeptCapacity);
   free_.push_back(std::move(slot));
   l.unlock();
   cv_.notify_all();

@@ -7,8 +7,8 @@
 // read and hands that failure over as the walk's own read would have met it (never retried: an
 // I/O error that a second read might not meet is still reported); the walk reads every block
 // after it itself. Memory: the blocks waiting for the walk stop growing past `budget_bytes`
-// (at least one always waits), and a slot keeps no more than that much capacity once its block
-// is handed over, so a file of very large cells holds a few of its blocks, not `depth`.
+// (at least one always waits), and a slot keeps at most 1 MiB of buffers once its block is
+// handed over, so a file of very large cells holds two of its blocks at a time, not `depth`.
 #ifndef HFILE_SRC_BLOCK_READ_AHEAD_H_
 #define HFILE_SRC_BLOCK_READ_AHEAD_H_
 

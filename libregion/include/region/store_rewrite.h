@@ -39,7 +39,9 @@ struct StoreRewriteOptions {
   std::string family, start_key, end_key;
   bool carry_out_of_range = false;
   bool verify_inputs = true;             // the full VerifyFile of each; false: cheap checks only
-  CellTransform transform;               // null: the merged cells as they are
+  // null: the merged cells as they are. A transform reads its input to the end (every input's
+  // cells are counted against its trailer once the rewrite is done).
+  CellTransform transform;
   StoreWriterOptions writer;             // writer.dir: the staging dir
   // A dry run: no output; the cells are counted exactly and the bytes out estimated by writing
   // the first `trial_blocks` blocks with the output settings to a scratch file.
