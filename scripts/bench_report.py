@@ -72,8 +72,8 @@ def summarize(raw):
                     row["gets_s"] = med([r["items"] / r["seconds"] for r in runs if r["seconds"] > 0])
                     row["found"] = runs[0].get("found")
                 if impl == "hfilekit":
+                    pop = PEER_OP.get(op, op)
                     for peer in PEERS:
-                        pop = PEER_OP.get(op, op)
                         pruns = {p["rep"]: p for p in groups.get((s, pop, peer), [])}
                         ratios = []
                         for r in runs:

@@ -360,6 +360,15 @@ Status HfilekitWrite(const std::string& cells, const Setting& s, const std::stri
   return w->Finish();
 }
 
+// The major compaction both compaction runs apply: one version kept, a fixed clock.
+region::CompactionOptions BenchCompactionOptions() {
+  region::CompactionOptions o;
+  o.kind = region::CompactionKind::kMajor;
+  o.max_versions = 1;
+  o.now_ms = 1800000000000;
+  return o;
+}
+
 Status HfilekitCompact(const std::vector<std::string>& inputs, const Setting& s,
                        const std::string& out, Measurement* m) {
   std::vector<std::unique_ptr<Reader>> readers;
@@ -369,10 +378,7 @@ Status HfilekitCompact(const std::vector<std::string>& inputs, const Setting& s,
     its.push_back(r->NewIterator());
     readers.push_back(std::move(r));
   }
-  region::CompactionOptions copts;
-  copts.kind = region::CompactionKind::kMajor;
-  copts.max_versions = 1;
-  copts.now_ms = 1800000000000;
+  const region::CompactionOptions copts = BenchCompactionOptions();
   region::CompactionStats stats;
   auto it = region::NewCompactionIterator(region::NewMergingIterator(std::move(its)), copts, &stats);
   HFILE_ASSIGN_OR_RETURN(auto w, Writer::Create(out, HfilekitWriterOptions(s)));
@@ -408,10 +414,7 @@ Status HfilekitCompactEngine(const std::vector<std::string>& inputs, const Setti
   std::filesystem::remove_all(stage, ec);
   std::filesystem::create_directories(stage, ec);
   if (ec) return Status::IOError("cannot create " + stage + ": " + ec.message());
-  region::CompactionOptions copts;
-  copts.kind = region::CompactionKind::kMajor;
-  copts.max_versions = 1;
-  copts.now_ms = 1800000000000;
+  const region::CompactionOptions copts = BenchCompactionOptions();
   region::CompactionStats stats;
   region::StoreRewriteOptions ro;
   ro.family = "f";  // the generated cells' family (bench_data.cc)
@@ -427,6 +430,7 @@ Status HfilekitCompactEngine(const std::vector<std::string>& inputs, const Setti
   HFILE_RETURN_IF_ERROR(region::RewriteStore(files, ro, &rr));
   if (rr.outputs.size() != 1) return Status::Corruption("the compaction left no single file");
   std::filesystem::rename(rr.outputs[0].path, out, ec);
+  if (ec) return Status::IOError("cannot rename the output to " + out + ": " + ec.message());
   std::filesystem::remove_all(stage, ec);
   m->cells = rr.cells_read;
   m->items = rr.cells_written;

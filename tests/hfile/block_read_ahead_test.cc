@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 #include "hfile/reader.h"
@@ -13,12 +14,18 @@
 namespace hfile {
 namespace {
 
-TEST(BlockReadAhead, HandsOverTheChainAsTheBlockReaderReadsIt) {
-  const std::string path = test::NewTempDir("read-ahead") + "/f";
-  test::WriteFileOrDie(path, test::BuildTestHFile({}));
+// `bytes` written to `path` and opened.
+std::unique_ptr<Reader> WriteAndOpen(const std::string& path, const std::string& bytes) {
+  test::WriteFileOrDie(path, bytes);
   auto r = Reader::Open(path);
-  ASSERT_TRUE(r.ok()) << r.status().ToString();
-  const Reader::Rep& rep = (*r)->rep();
+  EXPECT_TRUE(r.ok()) << r.status().ToString();
+  return r.ok() ? std::move(*r) : nullptr;
+}
+
+TEST(BlockReadAhead, HandsOverTheChainAsTheBlockReaderReadsIt) {
+  auto r = WriteAndOpen(test::NewTempDir("read-ahead") + "/f", test::BuildTestHFile({}));
+  ASSERT_NE(r, nullptr);
+  const Reader::Rep& rep = r->rep();
   // The default budget, and one so small that a single block waits at a time and every
   // handed-over buffer is given back.
   for (size_t budget : {size_t{16} << 20, size_t{1}}) {
@@ -50,11 +57,10 @@ TEST(BlockReadAhead, HandsOverTheChainAsTheBlockReaderReadsIt) {
 TEST(BlockReadAhead, HandsOverAFailedReadAndRefusesAnotherOffset) {
   const std::string dir = test::NewTempDir("read-ahead-bad");
   const std::string intact = test::BuildTestHFile({});
-  test::WriteFileOrDie(dir + "/intact", intact);
-  auto r = Reader::Open(dir + "/intact");
-  ASSERT_TRUE(r.ok());
+  auto r = WriteAndOpen(dir + "/intact", intact);
+  ASSERT_NE(r, nullptr);
   {
-    BlockReadAhead ahead((*r)->rep().file.get(), (*r)->rep().block_options, 4);
+    BlockReadAhead ahead(r->rep().file.get(), r->rep().block_options, 4);
     Block b;
     Status s;
     BlockReader::Fault fault;
@@ -64,15 +70,14 @@ TEST(BlockReadAhead, HandsOverAFailedReadAndRefusesAnotherOffset) {
   // The first data block's checksum fails: the worker stops there.
   std::string damaged = intact;
   damaged[kBlockHeaderSizeWithChecksum + 7] ^= 0x5A;
-  test::WriteFileOrDie(dir + "/damaged", damaged);
-  auto d = Reader::Open(dir + "/damaged");
-  ASSERT_TRUE(d.ok());
-  BlockReadAhead ahead((*d)->rep().file.get(), (*d)->rep().block_options, 4);
+  auto d = WriteAndOpen(dir + "/damaged", damaged);
+  ASSERT_NE(d, nullptr);
+  BlockReadAhead ahead(d->rep().file.get(), d->rep().block_options, 4);
   Block b;
   Status s;
   BlockReader::Fault fault = BlockReader::Fault::kNone;
   ASSERT_EQ(ahead.Take(0, &b, &s, &fault), BlockReadAhead::Taken::kFailed);
-  BlockReader reader = (*d)->rep().NewBlockReader();
+  BlockReader reader = d->rep().NewBlockReader();
   const Status direct = reader.ReadBlock(0, 0, &b);
   EXPECT_EQ(s.ToString(), direct.ToString());
   EXPECT_EQ(fault, BlockReader::Fault::kChecksum);
